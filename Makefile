@@ -1,0 +1,76 @@
+# Policygen. `make run` serves the API locally; `make test` runs every test.
+# SAM calls the build-<LogicalId> targets (BuildMethod: makefile) with
+# ARTIFACTS_DIR set; tests call them the same way.
+
+SHELL := /bin/bash
+GO ?= go
+GOARCH ?= arm64
+ARTIFACTS_DIR ?= .build/$(GOARCH)
+ADDR ?= 127.0.0.1:8080
+DATA_DIR ?= .data
+TOOLS := $(CURDIR)/.tools
+
+STATICCHECK_VERSION := 2025.1.1
+ACTIONLINT_VERSION := v1.7.12
+DYNAMODB_LOCAL_DIR := $(TOOLS)/dynamodb-local
+
+# LogicalId -> functions/<dir>. Keep in step with template.yaml (a test checks).
+FUNCTIONS := GeneratePolicyFunction:generate-policy \
+             ListPoliciesFunction:list-policies \
+             GetPolicyFunction:get-policy \
+             DeletePolicyFunction:delete-policy \
+             GetProfileFunction:get-profile
+
+LAMBDA_BUILD = CGO_ENABLED=0 GOOS=linux GOARCH=$(GOARCH) $(GO) build -trimpath -tags lambda.norpc -ldflags='-s -w' -o $(ARTIFACTS_DIR)/bootstrap
+
+.PHONY: run test bench build lint tools dynamodb-local clean
+
+run:
+	$(GO) run ./cmd/policyd --addr $(ADDR) --store bolt:$(DATA_DIR)/policygen.db
+
+test: tools dynamodb-local
+	$(GO) test -count=1 ./...
+	$(MAKE) lint
+
+lint: tools
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+	$(TOOLS)/bin/staticcheck ./...
+	$(GO) mod tidy -diff
+	$(TOOLS)/bin/actionlint .github/workflows/*.yml
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./pkg/...
+	$(GO) run ./cmd/loadrun
+
+# build: every function for the target architecture, one folder each.
+build:
+	@for f in $(FUNCTIONS); do \
+	  id=$${f%%:*}; \
+	  $(MAKE) --no-print-directory build-$$id ARTIFACTS_DIR=.build/$(GOARCH)/$$id || exit 1; \
+	done
+
+build-GeneratePolicyFunction:
+	$(LAMBDA_BUILD) ./functions/generate-policy
+build-ListPoliciesFunction:
+	$(LAMBDA_BUILD) ./functions/list-policies
+build-GetPolicyFunction:
+	$(LAMBDA_BUILD) ./functions/get-policy
+build-DeletePolicyFunction:
+	$(LAMBDA_BUILD) ./functions/delete-policy
+build-GetProfileFunction:
+	$(LAMBDA_BUILD) ./functions/get-profile
+
+tools: $(TOOLS)/bin/staticcheck $(TOOLS)/bin/actionlint
+
+$(TOOLS)/bin/staticcheck:
+	GOBIN=$(TOOLS)/bin $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+
+$(TOOLS)/bin/actionlint:
+	GOBIN=$(TOOLS)/bin $(GO) install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)
+
+dynamodb-local:
+	./scripts/dynamodb-local.sh install
+
+clean:
+	rm -rf .build .aws-sam

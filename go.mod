@@ -1,0 +1,3 @@
+module github.com/policygen/policygen
+
+go 1.26.8

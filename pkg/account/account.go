@@ -1,0 +1,74 @@
+// Package account holds the records of who may call Policygen: accounts,
+// the plan each is on, and the API keys that act for them. It is plain data;
+// pkg/auth verifies keys and pkg/store persists these records.
+package account
+
+import (
+	"strings"
+	"time"
+)
+
+// Plan is a subscription tier.
+type Plan string
+
+const (
+	Starter Plan = "starter"
+	Pro     Plan = "pro"
+	Agency  Plan = "agency"
+)
+
+// Plans lists every plan, cheapest first.
+var Plans = []Plan{Starter, Pro, Agency}
+
+// ParsePlan accepts a plan name in any letter case.
+func ParsePlan(s string) (Plan, bool) {
+	for _, p := range Plans {
+		if strings.EqualFold(string(p), s) {
+			return p, true
+		}
+	}
+	return "", false
+}
+
+// HasAPIAccess reports whether keys of this plan may call the REST API.
+// Starter and Pro accounts use the web dashboard only.
+func (p Plan) HasAPIAccess() bool { return p == Agency }
+
+// Valid reports whether p is a known plan in its canonical spelling.
+func (p Plan) Valid() bool {
+	q, ok := ParsePlan(string(p))
+	return ok && q == p
+}
+
+// Account is a customer of Policygen.
+type Account struct {
+	ID        string    `json:"id"`
+	Email     string    `json:"email"`
+	Name      string    `json:"name"`
+	Plan      Plan      `json:"plan"`
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+// Key is the stored record of an API key. The secret itself is never stored:
+// Hash is HMAC-SHA256(pepper, secret), hex encoded, and is the lookup key.
+type Key struct {
+	ID        string     `json:"id"`
+	AccountID string     `json:"accountId"`
+	Hash      string     `json:"hash"`
+	Prefix    string     `json:"prefix"` // "pol_live_"
+	Last4     string     `json:"last4"`
+	CreatedAt time.Time  `json:"createdAt"`
+	ExpiresAt *time.Time `json:"expiresAt,omitempty"`
+	RevokedAt *time.Time `json:"revokedAt,omitempty"`
+}
+
+// Usable reports whether the key may authenticate a request at now.
+func (k Key) Usable(now time.Time) bool {
+	if k.RevokedAt != nil && !now.Before(*k.RevokedAt) {
+		return false
+	}
+	if k.ExpiresAt != nil && !now.Before(*k.ExpiresAt) {
+		return false
+	}
+	return true
+}

@@ -1,0 +1,241 @@
+package policy
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/mail"
+	"net/url"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/policygen/policygen/pkg/errs"
+)
+
+// Request is a validated, normalised generation request: what the client
+// asked for, in canonical form. The zero values of optional fields are
+// replaced by their defaults by ParseRequest.
+type Request struct {
+	Type               string   `json:"type"`
+	BusinessName       string   `json:"businessName"`
+	WebsiteURL         string   `json:"websiteUrl"`
+	BusinessType       string   `json:"businessType"`
+	Language           string   `json:"language"`
+	Jurisdiction       string   `json:"jurisdiction"`
+	CollectsPayments   bool     `json:"collectsPayments"`
+	CollectsUserData   bool     `json:"collectsUserData"`
+	UsesAnalytics      bool     `json:"usesAnalytics"`
+	ThirdPartyServices []string `json:"thirdPartyServices"`
+	ContactEmail       string   `json:"contactEmail,omitempty"`
+	PostalAddress      string   `json:"postalAddress,omitempty"`
+	Format             string   `json:"format"`
+}
+
+// Field bounds. They are part of the API contract (openapi.yaml).
+const (
+	MaxBusinessName  = 200
+	MaxWebsiteURL    = 2048
+	MaxContactEmail  = 254
+	MaxPostalAddress = 500
+	MaxServices      = 50
+	MaxServiceID     = 64
+)
+
+// Defaults of the optional fields.
+const (
+	DefaultLanguage = "en"
+	DefaultFormat   = "markdown"
+)
+
+// Formats a document can be rendered in.
+var Formats = []string{"markdown", "html", "text"}
+
+// ParseRequest decodes a JSON generation request and validates every field,
+// reporting all problems at once. Malformed JSON or a body that is not an
+// object is errs.Invalid (400, code invalid_json); field problems are
+// errs.Unprocessable (422, code validation_failed) with one FieldError per
+// offending field.
+func ParseRequest(body []byte) (Request, error) {
+	var raw map[string]json.RawMessage
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if err := dec.Decode(&raw); err != nil || raw == nil {
+		return Request{}, errs.E(errs.Invalid, "invalid_json", "request body must be a JSON object")
+	}
+	if dec.More() {
+		return Request{}, errs.E(errs.Invalid, "invalid_json", "request body must hold exactly one JSON object")
+	}
+	var (
+		req  Request
+		bad  errs.Fields
+		seen = map[string]bool{}
+	)
+	for name := range raw {
+		seen[name] = true
+		if !slices.Contains(fieldNames, name) {
+			bad.Add(name, "unknown field")
+		}
+	}
+
+	str := func(name string, required bool, max int) (string, bool) {
+		v, ok := raw[name]
+		if !ok || string(v) == "null" {
+			if required {
+				bad.Add(name, "is required")
+			}
+			return "", false
+		}
+		var s string
+		if err := json.Unmarshal(v, &s); err != nil {
+			bad.Add(name, "must be a string")
+			return "", false
+		}
+		s = strings.TrimSpace(s)
+		switch {
+		case !utf8.ValidString(s):
+			bad.Add(name, "must be valid UTF-8")
+			return "", false
+		case s == "" && required:
+			bad.Add(name, "must not be empty")
+			return "", false
+		case utf8.RuneCountInString(s) > max:
+			bad.Add(name, fmt.Sprintf("must be at most %d characters", max))
+			return "", false
+		case strings.ContainsFunc(s, isControl):
+			bad.Add(name, "must not contain control characters")
+			return "", false
+		}
+		return s, true
+	}
+	boolean := func(name string) bool {
+		v, ok := raw[name]
+		if !ok || string(v) == "null" {
+			bad.Add(name, "is required")
+			return false
+		}
+		var b bool
+		if err := json.Unmarshal(v, &b); err != nil {
+			bad.Add(name, "must be a boolean")
+		}
+		return b
+	}
+	enum := func(name string, required bool, def string, allowed []string, canon func(string) string) string {
+		s, ok := str(name, required, 64)
+		if !ok {
+			return def
+		}
+		if s == "" {
+			return def
+		}
+		c := canon(s)
+		if !slices.Contains(allowed, c) {
+			bad.Add(name, "must be one of the allowed values", allowed...)
+			return def
+		}
+		return c
+	}
+
+	req.Type = enum("type", true, "", Types(), strings.ToLower)
+	if s, ok := str("businessName", true, MaxBusinessName); ok {
+		req.BusinessName = s
+	}
+	if s, ok := str("websiteUrl", true, MaxWebsiteURL); ok {
+		if u, err := normaliseURL(s); err != nil {
+			bad.Add("websiteUrl", err.Error())
+		} else {
+			req.WebsiteURL = u
+		}
+	}
+	req.BusinessType = enum("businessType", true, "", BusinessTypes(), strings.ToLower)
+	req.Language = enum("language", false, DefaultLanguage, Languages(), strings.ToLower)
+	req.Jurisdiction = enum("jurisdiction", true, "", Jurisdictions(), strings.ToUpper)
+	req.CollectsPayments = boolean("collectsPayments")
+	req.CollectsUserData = boolean("collectsUserData")
+	req.UsesAnalytics = boolean("usesAnalytics")
+	req.ThirdPartyServices = services(raw["thirdPartyServices"], &bad)
+	if s, ok := str("contactEmail", false, MaxContactEmail); ok && s != "" {
+		if a, err := mail.ParseAddress(s); err != nil || a.Address != s || a.Name != "" {
+			bad.Add("contactEmail", "must be a plain email address such as privacy@example.com")
+		} else {
+			req.ContactEmail = s
+		}
+	}
+	if s, ok := str("postalAddress", false, MaxPostalAddress); ok {
+		req.PostalAddress = s
+	}
+	req.Format = enum("format", false, DefaultFormat, Formats, strings.ToLower)
+
+	if err := bad.Err(errs.Unprocessable, "validation_failed", "the request has invalid fields"); err != nil {
+		return Request{}, err
+	}
+	return req, nil
+}
+
+var fieldNames = []string{
+	"type", "businessName", "websiteUrl", "businessType", "language", "jurisdiction",
+	"collectsPayments", "collectsUserData", "usesAnalytics", "thirdPartyServices",
+	"contactEmail", "postalAddress", "format",
+}
+
+// services validates thirdPartyServices: an array of known service ids,
+// returned lower-cased, de-duplicated and sorted so that the same set of
+// services always yields the same document.
+func services(v json.RawMessage, bad *errs.Fields) []string {
+	out := []string{}
+	if v == nil || string(v) == "null" {
+		return out
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(v, &items); err != nil {
+		bad.Add("thirdPartyServices", "must be an array of strings")
+		return out
+	}
+	if len(items) > MaxServices {
+		bad.Add("thirdPartyServices", fmt.Sprintf("must have at most %d entries", MaxServices))
+		return out
+	}
+	known := ServiceIDs()
+	for i, item := range items {
+		field := fmt.Sprintf("thirdPartyServices[%d]", i)
+		var s string
+		if err := json.Unmarshal(item, &s); err != nil {
+			bad.Add(field, "must be a string")
+			continue
+		}
+		s = strings.ToLower(strings.TrimSpace(s))
+		if len(s) > MaxServiceID || !slices.Contains(known, s) {
+			bad.Add(field, "must be one of the allowed values", known...)
+			continue
+		}
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// normaliseURL accepts an absolute http or https URL with a host and returns
+// it with scheme and host in lower case.
+func normaliseURL(s string) (string, error) {
+	u, err := url.Parse(s)
+	if err != nil || !u.IsAbs() || u.Host == "" || u.Opaque != "" {
+		return "", fmt.Errorf("must be an absolute http or https URL such as https://example.com")
+	}
+	u.Scheme = strings.ToLower(u.Scheme)
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return "", fmt.Errorf("must use the http or https scheme")
+	}
+	if u.User != nil {
+		return "", fmt.Errorf("must not contain user information")
+	}
+	if u.Hostname() == "" {
+		return "", fmt.Errorf("must name a host")
+	}
+	u.Host = strings.ToLower(u.Host)
+	return u.String(), nil
+}
+
+func isControl(r rune) bool {
+	return r < 0x20 && r != '\t' && r != '\n' || r == 0x7f
+}
