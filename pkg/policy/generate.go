@@ -1,11 +1,26 @@
 // Package policy is the document generator: request validation, the facts
 // derived from a request, clause selection and rendering.
+//
+// The pipeline (docs/GENERATION.md): BuildFacts -> compliance.Applicable ->
+// clause selection (clauses/*.json) -> Document -> Render -> compliance.Assess.
 package policy
 
 import (
+	"errors"
+	"fmt"
+	"time"
+
 	"github.com/policygen/policygen/pkg/compliance"
 	"github.com/policygen/policygen/pkg/errs"
 )
+
+// TemplateVersion identifies the clause library and checklists a document
+// was generated with. Change it whenever generated text can change: the
+// same request, template version and effective date give the same bytes.
+const TemplateVersion = "2026-11-22.1"
+
+// templateDate is the date part of TemplateVersion: the default effective date.
+var templateDate = time.Date(2026, time.November, 22, 0, 0, 0, 0, time.UTC)
 
 // Result is a generated document with its score and findings.
 type Result struct {
@@ -16,10 +31,121 @@ type Result struct {
 	RiskLevel       string
 	Flags           []compliance.Flag
 	TemplateVersion string
+	// EffectiveDate is the "Last updated" date written in the document.
+	EffectiveDate time.Time
+	// Evidence maps each applicable checklist requirement to the section
+	// of the document that satisfies it.
+	Evidence []Evidence
+}
+
+// Options tune a generation without changing what is disclosed.
+type Options struct {
+	// EffectiveDate is the "Last updated" date of the document (only the
+	// calendar date in UTC is used). Zero means the template version's date,
+	// so that Generate(req) alone is deterministic.
+	EffectiveDate time.Time
 }
 
 // Generate produces the document for req. The same req and template version
 // always give the same bytes.
 func Generate(req Request) (Result, error) {
-	return Result{}, errs.E(errs.Internal, "not_implemented", "generation is not implemented yet")
+	return GenerateWith(req, Options{})
+}
+
+// GenerateWith is Generate with options.
+func GenerateWith(req Request, opts Options) (Result, error) {
+	// A Request built in code rather than by ParseRequest may leave the
+	// optional fields empty; give them their documented defaults.
+	if req.Language == "" {
+		req.Language = DefaultLanguage
+	}
+	if req.Format == "" {
+		req.Format = DefaultFormat
+	}
+	if req.ThirdPartyServices == nil {
+		req.ThirdPartyServices = []string{}
+	}
+	doc, facts, applicable, date, err := Compose(req, opts)
+	if err != nil {
+		return Result{}, err
+	}
+	content, err := Render(doc, req.Format, req.Language)
+	if err != nil {
+		return Result{}, errs.Wrap(err, errs.Internal, "internal", "internal error")
+	}
+	a := Assess(facts, applicable)
+	return Result{
+		Request:         req,
+		Content:         content,
+		Format:          req.Format,
+		RiskScore:       a.Score,
+		RiskLevel:       a.Level,
+		Flags:           a.Flags,
+		TemplateVersion: TemplateVersion,
+		EffectiveDate:   date,
+		Evidence:        doc.Evidence,
+	}, nil
+}
+
+// Compose runs the pipeline up to the document tree. A requirement that
+// applies but that no included clause satisfies is a *GapError: a bug in
+// the clause library, reported as an internal error.
+func Compose(req Request, opts Options) (*Document, *Facts, []compliance.Requirement, time.Time, error) {
+	fail := func(err error) (*Document, *Facts, []compliance.Requirement, time.Time, error) {
+		return nil, nil, nil, time.Time{}, errs.Wrap(err, errs.Internal, "internal", "internal error")
+	}
+	facts, err := BuildFacts(req)
+	if err != nil {
+		return fail(err)
+	}
+	lib, err := DefaultLibrary()
+	if err != nil {
+		return fail(err)
+	}
+	s, ok := lib.Structures[req.Type]
+	if !ok {
+		return fail(fmt.Errorf("policy: no clause structure for type %q", req.Type))
+	}
+	t, ok := lib.Texts[req.Language]
+	if !ok {
+		return fail(fmt.Errorf("policy: no clause text for language %q", req.Language))
+	}
+	date := templateDate
+	if !opts.EffectiveDate.IsZero() {
+		y, m, d := opts.EffectiveDate.UTC().Date()
+		date = time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+	}
+	applicable := compliance.Applicable(facts.Laws, facts.Set)
+	b := &builder{f: facts, t: t, date: date}
+	doc, err := b.build(s, applicable)
+	if err != nil {
+		var gap *GapError
+		if errors.As(err, &gap) {
+			return fail(gap)
+		}
+		return fail(err)
+	}
+	return doc, facts, applicable, date, nil
+}
+
+// Assess scores facts: step 6 of the pipeline.
+func Assess(f *Facts, applicable []compliance.Requirement) compliance.Assessment {
+	in := compliance.Input{
+		Jurisdiction: f.Jurisdiction.ID,
+		Laws:         f.Laws,
+		Facts:        f.Set,
+		Applicable:   applicable,
+		Services:     len(f.Services),
+		Missing:      f.Missing,
+		Implied:      f.Implied,
+	}
+	for _, s := range f.Services {
+		if f.gdprFamily() && transferUnknown(f.Jurisdiction, s) {
+			in.UnsafeguardedTransfers = append(in.UnsafeguardedTransfers, s.Name)
+		}
+	}
+	if f.Set[compliance.FactSetsNonEssentialCookies] && len(f.Cookies) == 0 {
+		in.NoCookieDetails = true
+	}
+	return compliance.Assess(in)
 }

@@ -1,19 +1,34 @@
 package policy
 
-// The allowed values below are placeholders until the catalog lands; they
-// will be derived from pkg/catalog's embedded data.
+import "github.com/policygen/policygen/pkg/catalog"
+
+// The allowed values of the enumerated request fields come from the
+// embedded catalog (pkg/catalog), so that adding a service or a business
+// type is a data change. The catalog is parsed on first use; if it cannot
+// be parsed (a bug that the catalog's tests catch) every set is empty and
+// every request is rejected rather than generated from bad data.
+
+func cat() *catalog.Catalog {
+	c, err := catalog.Default()
+	if err != nil {
+		return &catalog.Catalog{}
+	}
+	return c
+}
 
 // Types lists the document types that can be generated.
-func Types() []string { return []string{"privacy"} }
+func Types() []string { return clone(cat().Types) }
 
 // Languages lists the languages documents can be generated in.
-func Languages() []string { return []string{"en"} }
+func Languages() []string { return clone(cat().Languages) }
 
 // Jurisdictions lists the legal regimes a document can target.
-func Jurisdictions() []string { return []string{"EU", "UK", "US-CA"} }
+func Jurisdictions() []string { return cat().JurisdictionIDs() }
 
 // BusinessTypes lists the kinds of business the generator knows.
-func BusinessTypes() []string { return []string{"ecommerce", "saas", "blog"} }
+func BusinessTypes() []string { return cat().BusinessTypeIDs() }
 
-// ServiceIDs lists the third-party services the catalog describes.
-func ServiceIDs() []string { return []string{"google-analytics", "stripe"} }
+// ServiceIDs lists the third-party services the catalog describes, sorted.
+func ServiceIDs() []string { return cat().ServiceIDs() }
+
+func clone(s []string) []string { return append([]string(nil), s...) }

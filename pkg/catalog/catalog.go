@@ -1,0 +1,399 @@
+// Package catalog is the embedded reference data the generator draws on:
+// the third-party services it can disclose (data/services.json), and the
+// vocabularies of document types, languages, jurisdictions, business types,
+// data categories, purposes and service categories (data/catalog.json).
+//
+// The data is parsed lazily, on first use, so that a Lambda cold start does
+// no work for it; loading is strict (unknown fields, unknown vocabulary and
+// duplicate ids are errors) and a test loads it, so a bad edit fails CI
+// rather than a request.
+package catalog
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"slices"
+	"sync"
+)
+
+//go:embed data/*.json
+var embedded embed.FS
+
+// Catalog is the whole reference data set.
+type Catalog struct {
+	Types             []string          `json:"types"`
+	Languages         []string          `json:"languages"`
+	Jurisdictions     []Jurisdiction    `json:"jurisdictions"`
+	DataCategories    []DataCategory    `json:"dataCategories"`
+	Purposes          []Purpose         `json:"purposes"`
+	ServiceCategories []ServiceCategory `json:"serviceCategories"`
+	// Website is what every website processes to serve pages (server logs);
+	// Payments and Analytics are what the request flags of the same name add.
+	Website       Practice       `json:"website"`
+	Payments      Practice       `json:"payments"`
+	Analytics     Practice       `json:"analytics"`
+	BusinessTypes []BusinessType `json:"businessTypes"`
+	Services      []Service      `json:"-"` // from data/services.json
+}
+
+// Jurisdiction is a legal regime a document can target.
+type Jurisdiction struct {
+	ID string `json:"id"`
+	// Countries are ISO 3166-1 alpha-2 codes of the region: a service
+	// provider established outside them means an international transfer.
+	Countries []string `json:"countries"`
+	// Adequate lists the countries outside the region that an adequacy
+	// decision (EU: Art. 45 GDPR; UK: regulations under Art. 45A UK GDPR)
+	// covers. A US provider is covered only while certified under the Data
+	// Privacy Framework (and, for the UK, its UK Extension).
+	Adequate  []string   `json:"adequate,omitempty"`
+	Authority *Authority `json:"authority,omitempty"`
+}
+
+// Authority is the supervisory authority a data subject may complain to.
+type Authority struct {
+	Name string `json:"name"`
+	URL  string `json:"url"`
+}
+
+// DataCategory is a kind of personal data.
+type DataCategory struct {
+	ID string `json:"id"`
+	// CCPA lists the letters of the categories of Cal. Civ. Code
+	// § 1798.140(v)(1) this category falls in ("L" stands for sensitive
+	// personal information, § 1798.140(ae)).
+	CCPA      []string `json:"ccpa"`
+	Sensitive bool     `json:"sensitive,omitempty"`
+}
+
+// Purpose is a reason personal data is processed.
+type Purpose struct {
+	ID string `json:"id"`
+	// GDPRBasis is the Art. 6(1) lawful basis: consent, contract,
+	// legal_obligation or legitimate_interests.
+	GDPRBasis string `json:"gdprBasis"`
+	// CrossContextAdvertising marks purposes that are "sharing" under
+	// Cal. Civ. Code § 1798.140(ah).
+	CrossContextAdvertising bool `json:"crossContextAdvertising,omitempty"`
+}
+
+// ServiceCategory maps a kind of third-party service to the purposes it serves.
+type ServiceCategory struct {
+	ID       string   `json:"id"`
+	Purposes []string `json:"purposes"`
+}
+
+// Practice is a set of data categories processed for a set of purposes.
+type Practice struct {
+	DataCategories []string `json:"dataCategories"`
+	Purposes       []string `json:"purposes"`
+}
+
+// BusinessType is a kind of business and what it collects from its users
+// when the request says it collects user data.
+type BusinessType struct {
+	ID             string   `json:"id"`
+	DataCategories []string `json:"dataCategories"`
+	Purposes       []string `json:"purposes"`
+}
+
+// Service is a third-party service a business may use.
+type Service struct {
+	ID                   string          `json:"id"`
+	Name                 string          `json:"name"`
+	Category             string          `json:"category"`
+	Provider             string          `json:"provider"`
+	ProviderCountry      string          `json:"providerCountry"`
+	EUEntity             string          `json:"euEntity"` // contracting entity in the EEA, if any
+	Purpose              string          `json:"purpose"`
+	DataCategories       []string        `json:"dataCategories"`
+	SetsCookies          bool            `json:"setsCookies"`
+	Cookies              []Cookie        `json:"cookies"`
+	PrivacyPolicyURL     string          `json:"privacyPolicyUrl"`
+	DPAURL               string          `json:"dpaUrl,omitempty"`
+	DataPrivacyFramework *bool           `json:"dataPrivacyFramework"` // nil: not known
+	TransferMechanism    string          `json:"transferMechanism"`    // as the provider states it; "" if not known
+	CCPARole             string          `json:"ccpaRole"`
+	Essential            bool            `json:"essential"`
+	Sources              []ServiceSource `json:"sources"`
+}
+
+// ServiceSource records where a fact about a service was read.
+type ServiceSource struct {
+	Fact string `json:"fact"`
+	URL  string `json:"url"`
+	Via  string `json:"via"`
+}
+
+// Cookie is a cookie a service sets.
+type Cookie struct {
+	Name     string `json:"name"`
+	Purpose  string `json:"purpose"`
+	Duration string `json:"duration"`
+}
+
+// CCPA roles of a service (Cal. Civ. Code § 1798.140(ag), (ai)).
+const (
+	RoleServiceProvider = "service_provider"
+	RoleThirdParty      = "third_party"
+)
+
+// GDPR lawful bases (Art. 6(1)).
+var Bases = []string{"consent", "contract", "legal_obligation", "legitimate_interests"}
+
+var (
+	once    sync.Once
+	loaded  *Catalog
+	loadErr error
+)
+
+// Default returns the embedded catalog, parsing it on first use.
+func Default() (*Catalog, error) {
+	once.Do(func() { loaded, loadErr = Load(embedded) })
+	return loaded, loadErr
+}
+
+// Load parses and validates a catalog from fsys, which must hold
+// data/catalog.json and data/services.json.
+func Load(fsys fs.FS) (*Catalog, error) {
+	var c Catalog
+	if err := decodeFile(fsys, "data/catalog.json", &c); err != nil {
+		return nil, err
+	}
+	if err := decodeFile(fsys, "data/services.json", &c.Services); err != nil {
+		return nil, err
+	}
+	if err := c.validate(); err != nil {
+		return nil, err
+	}
+	slices.SortFunc(c.Services, func(a, b Service) int { return cmpString(a.ID, b.ID) })
+	return &c, nil
+}
+
+func cmpString(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func decodeFile(fsys fs.FS, name string, v any) error {
+	b, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		return fmt.Errorf("catalog: %w", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("catalog: %s: %w", name, err)
+	}
+	if dec.More() {
+		return fmt.Errorf("catalog: %s: trailing data", name)
+	}
+	return nil
+}
+
+// Vocabulary of service data categories shared with data/services.json.
+func (c *Catalog) dataCategoryIDs() []string {
+	ids := make([]string, len(c.DataCategories))
+	for i, d := range c.DataCategories {
+		ids[i] = d.ID
+	}
+	return ids
+}
+
+func (c *Catalog) validate() error {
+	var problems []error
+	bad := func(format string, args ...any) { problems = append(problems, fmt.Errorf(format, args...)) }
+	unique := func(kind string, ids []string) {
+		seen := map[string]bool{}
+		for _, id := range ids {
+			if id == "" {
+				bad("%s: empty id", kind)
+			}
+			if seen[id] {
+				bad("%s: duplicate id %q", kind, id)
+			}
+			seen[id] = true
+		}
+	}
+	ids := func(n int, f func(int) string) []string {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = f(i)
+		}
+		return out
+	}
+	cats := c.dataCategoryIDs()
+	purposes := ids(len(c.Purposes), func(i int) string { return c.Purposes[i].ID })
+	scats := ids(len(c.ServiceCategories), func(i int) string { return c.ServiceCategories[i].ID })
+	unique("types", c.Types)
+	unique("languages", c.Languages)
+	unique("jurisdictions", ids(len(c.Jurisdictions), func(i int) string { return c.Jurisdictions[i].ID }))
+	unique("dataCategories", cats)
+	unique("purposes", purposes)
+	unique("serviceCategories", scats)
+	unique("businessTypes", ids(len(c.BusinessTypes), func(i int) string { return c.BusinessTypes[i].ID }))
+	unique("services", ids(len(c.Services), func(i int) string { return c.Services[i].ID }))
+
+	in := func(where string, vocab []string, vals ...string) {
+		for _, v := range vals {
+			if !slices.Contains(vocab, v) {
+				bad("%s: unknown value %q", where, v)
+			}
+		}
+	}
+	for _, j := range c.Jurisdictions {
+		if len(j.Countries) == 0 {
+			bad("jurisdiction %s: no countries", j.ID)
+		}
+		if j.Authority != nil && (j.Authority.Name == "" || !isHTTPS(j.Authority.URL)) {
+			bad("jurisdiction %s: authority needs a name and an https url", j.ID)
+		}
+	}
+	for _, d := range c.DataCategories {
+		if len(d.CCPA) == 0 {
+			bad("dataCategory %s: no CCPA category", d.ID)
+		}
+		in("dataCategory "+d.ID+" ccpa", []string{"A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L"}, d.CCPA...)
+	}
+	for _, p := range c.Purposes {
+		in("purpose "+p.ID+" gdprBasis", Bases, p.GDPRBasis)
+	}
+	for _, s := range c.ServiceCategories {
+		in("serviceCategory "+s.ID, purposes, s.Purposes...)
+	}
+	for name, p := range map[string]Practice{"website": c.Website, "payments": c.Payments, "analytics": c.Analytics} {
+		in(name+" dataCategories", cats, p.DataCategories...)
+		in(name+" purposes", purposes, p.Purposes...)
+	}
+	for _, b := range c.BusinessTypes {
+		in("businessType "+b.ID+" dataCategories", cats, b.DataCategories...)
+		in("businessType "+b.ID+" purposes", purposes, b.Purposes...)
+	}
+	for _, s := range c.Services {
+		where := "service " + s.ID
+		if s.Name == "" || s.Provider == "" || s.Purpose == "" {
+			bad("%s: name, provider and purpose are required", where)
+		}
+		if len(s.ProviderCountry) != 2 {
+			bad("%s: providerCountry must be an ISO 3166-1 alpha-2 code", where)
+		}
+		in(where+" category", scats, s.Category)
+		in(where+" dataCategories", cats, s.DataCategories...)
+		if len(s.Sources) == 0 {
+			bad("%s: no sources", where)
+		}
+		if len(s.DataCategories) == 0 {
+			bad("%s: no dataCategories", where)
+		}
+		in(where+" ccpaRole", []string{RoleServiceProvider, RoleThirdParty}, s.CCPARole)
+		if !isHTTPS(s.PrivacyPolicyURL) {
+			bad("%s: privacyPolicyUrl must be an https URL", where)
+		}
+		if s.DPAURL != "" && !isHTTPS(s.DPAURL) {
+			bad("%s: dpaUrl must be an https URL", where)
+		}
+		if !s.SetsCookies && len(s.Cookies) > 0 {
+			bad("%s: lists cookies but setsCookies is false", where)
+		}
+		for _, k := range s.Cookies {
+			if k.Name == "" || k.Purpose == "" || k.Duration == "" {
+				bad("%s: cookie needs name, purpose and duration", where)
+			}
+		}
+	}
+	return errors.Join(problems...)
+}
+
+func isHTTPS(u string) bool {
+	return len(u) > len("https://") && u[:len("https://")] == "https://"
+}
+
+// Service returns the service with id.
+func (c *Catalog) Service(id string) (Service, bool) {
+	i := slices.IndexFunc(c.Services, func(s Service) bool { return s.ID == id })
+	if i < 0 {
+		return Service{}, false
+	}
+	return c.Services[i], true
+}
+
+// Jurisdiction returns the jurisdiction with id.
+func (c *Catalog) Jurisdiction(id string) (Jurisdiction, bool) {
+	i := slices.IndexFunc(c.Jurisdictions, func(j Jurisdiction) bool { return j.ID == id })
+	if i < 0 {
+		return Jurisdiction{}, false
+	}
+	return c.Jurisdictions[i], true
+}
+
+// BusinessType returns the business type with id.
+func (c *Catalog) BusinessType(id string) (BusinessType, bool) {
+	i := slices.IndexFunc(c.BusinessTypes, func(b BusinessType) bool { return b.ID == id })
+	if i < 0 {
+		return BusinessType{}, false
+	}
+	return c.BusinessTypes[i], true
+}
+
+// Purpose returns the purpose with id.
+func (c *Catalog) Purpose(id string) (Purpose, bool) {
+	i := slices.IndexFunc(c.Purposes, func(p Purpose) bool { return p.ID == id })
+	if i < 0 {
+		return Purpose{}, false
+	}
+	return c.Purposes[i], true
+}
+
+// DataCategory returns the data category with id.
+func (c *Catalog) DataCategory(id string) (DataCategory, bool) {
+	i := slices.IndexFunc(c.DataCategories, func(d DataCategory) bool { return d.ID == id })
+	if i < 0 {
+		return DataCategory{}, false
+	}
+	return c.DataCategories[i], true
+}
+
+// ServiceCategory returns the service category with id.
+func (c *Catalog) ServiceCategory(id string) (ServiceCategory, bool) {
+	i := slices.IndexFunc(c.ServiceCategories, func(s ServiceCategory) bool { return s.ID == id })
+	if i < 0 {
+		return ServiceCategory{}, false
+	}
+	return c.ServiceCategories[i], true
+}
+
+// ServiceIDs lists every service id, sorted.
+func (c *Catalog) ServiceIDs() []string {
+	out := make([]string, len(c.Services))
+	for i, s := range c.Services {
+		out[i] = s.ID
+	}
+	return out
+}
+
+// JurisdictionIDs lists the jurisdiction ids in catalog order.
+func (c *Catalog) JurisdictionIDs() []string {
+	out := make([]string, len(c.Jurisdictions))
+	for i, j := range c.Jurisdictions {
+		out[i] = j.ID
+	}
+	return out
+}
+
+// BusinessTypeIDs lists the business type ids in catalog order.
+func (c *Catalog) BusinessTypeIDs() []string {
+	out := make([]string, len(c.BusinessTypes))
+	for i, b := range c.BusinessTypes {
+		out[i] = b.ID
+	}
+	return out
+}

@@ -1,0 +1,114 @@
+package catalog
+
+import (
+	"io/fs"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// TestEmbedded loads the real embedded data strictly: a bad edit to
+// catalog.json or services.json fails here, not in a request.
+func TestEmbedded(t *testing.T) {
+	c, err := Load(embedded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Services) < 20 {
+		t.Errorf("catalog has %d services, want at least 20", len(c.Services))
+	}
+	for _, want := range []string{"analytics", "payments", "email_marketing", "advertising"} {
+		n := 0
+		for _, s := range c.Services {
+			if s.Category == want {
+				n++
+			}
+		}
+		if n == 0 {
+			t.Errorf("no service in category %s", want)
+		}
+	}
+	for _, j := range []string{"EU", "UK", "US-CA"} {
+		if _, ok := c.Jurisdiction(j); !ok {
+			t.Errorf("jurisdiction %s missing", j)
+		}
+	}
+	d, err := Default()
+	if err != nil || len(d.Services) != len(c.Services) {
+		t.Fatalf("Default() = %d services, %v", len(d.Services), err)
+	}
+	ids := d.ServiceIDs()
+	for i := 1; i < len(ids); i++ {
+		if ids[i-1] >= ids[i] {
+			t.Fatalf("service ids not sorted: %q before %q", ids[i-1], ids[i])
+		}
+	}
+}
+
+const goodService = `{"id":"svc","name":"Svc","category":"analytics","provider":"P Inc.","providerCountry":"US","euEntity":null,
+ "purpose":"Measures.","dataCategories":["identifiers"],"setsCookies":true,"cookies":[{"name":"_x","purpose":"id","duration":"1 day"}],
+ "privacyPolicyUrl":"https://p.example/privacy","dpaUrl":null,"dataPrivacyFramework":null,"transferMechanism":null,
+ "ccpaRole":"service_provider","essential":false,"sources":[{"fact":"f","url":"https://p.example","via":"v"}]}`
+
+func catalogFS(t *testing.T, services string) fs.FS {
+	t.Helper()
+	base, err := fs.ReadFile(embedded, "data/catalog.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fstest.MapFS{
+		"data/catalog.json":  {Data: base},
+		"data/services.json": {Data: []byte(services)},
+	}
+}
+
+func TestLoadRejects(t *testing.T) {
+	tests := []struct {
+		name, services, want string
+	}{
+		{"unknown field", `[` + strings.Replace(goodService, `"id":"svc"`, `"id":"svc","colour":"red"`, 1) + `]`, "unknown field"},
+		{"duplicate id", `[` + goodService + `,` + goodService + `]`, `duplicate id "svc"`},
+		{"unknown data category", `[` + strings.Replace(goodService, `["identifiers"]`, `["shoe_size"]`, 1) + `]`, `unknown value "shoe_size"`},
+		{"unknown category", `[` + strings.Replace(goodService, `"analytics"`, `"astrology"`, 1) + `]`, `unknown value "astrology"`},
+		{"unknown role", `[` + strings.Replace(goodService, `"service_provider"`, `"friend"`, 1) + `]`, `unknown value "friend"`},
+		{"http policy url", `[` + strings.Replace(goodService, `https://p.example/privacy`, `http://p.example/privacy`, 1) + `]`, "privacyPolicyUrl"},
+		{"cookies without setsCookies", `[` + strings.Replace(goodService, `"setsCookies":true`, `"setsCookies":false`, 1) + `]`, "setsCookies is false"},
+		{"no sources", `[` + strings.Replace(goodService, `[{"fact":"f","url":"https://p.example","via":"v"}]`, `[]`, 1) + `]`, "no sources"},
+		{"bad country", `[` + strings.Replace(goodService, `"US"`, `"USA"`, 1) + `]`, "providerCountry"},
+		{"trailing data", `[` + goodService + `] []`, "trailing data"},
+	}
+	if _, err := Load(catalogFS(t, `[`+goodService+`]`)); err != nil {
+		t.Fatalf("good service rejected: %v", err)
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Load(catalogFS(t, tt.services))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("Load() error = %v, want it to contain %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestLoadRejectsBadVocabulary(t *testing.T) {
+	base, _ := fs.ReadFile(embedded, "data/catalog.json")
+	tests := []struct{ name, from, to, want string }{
+		{"unknown basis", `"gdprBasis": "consent"`, `"gdprBasis": "whim"`, `unknown value "whim"`},
+		{"unknown purpose in business type", `"purposes": ["account", "orders"`, `"purposes": ["account", "gossip"`, `unknown value "gossip"`},
+		{"duplicate jurisdiction", `"id": "UK"`, `"id": "EU"`, `duplicate id "EU"`},
+		{"unknown ccpa letter", `"ccpa": ["K"]`, `"ccpa": ["Z"]`, `unknown value "Z"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			mod := strings.Replace(string(base), tt.from, tt.to, 1)
+			if mod == string(base) {
+				t.Fatalf("test edit %q not found in catalog.json", tt.from)
+			}
+			fsys := fstest.MapFS{"data/catalog.json": {Data: []byte(mod)}, "data/services.json": {Data: []byte(`[` + goodService + `]`)}}
+			_, err := Load(fsys)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("Load() error = %v, want it to contain %q", err, tt.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,224 @@
+// Package compliance holds the legal checklists (one per law, embedded as
+// data/laws/*.json), decides which checklist items apply to a set of facts,
+// and computes a generated document's risk score and compliance flags.
+//
+// Nothing here reads rendered text: requirements are satisfied by clauses
+// (pkg/policy) and flags are derived from facts, requirements and what the
+// request left out.
+package compliance
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+)
+
+//go:embed data
+var embedded embed.FS
+
+// Law is one legal instrument and the checklist of what a privacy policy
+// must disclose under it.
+type Law struct {
+	ID            string        `json:"id"`
+	ShortName     string        `json:"shortName"`
+	Name          string        `json:"name"`
+	Jurisdictions []string      `json:"jurisdictions"`
+	Sources       []Source      `json:"sources"`
+	Requirements  []Requirement `json:"requirements"`
+	// NotModelled lists items whose condition lies outside the fact
+	// vocabulary; they are never "applicable" but are surfaced as info flags
+	// so the business sees them.
+	NotModelled []Requirement `json:"notModelled,omitempty"`
+}
+
+// Source is where the checklist's legal text was read.
+type Source struct {
+	Title string `json:"title"`
+	URL   string `json:"url"`
+	Note  string `json:"note"`
+}
+
+// Requirement is one checklist item.
+type Requirement struct {
+	ID       string `json:"id"`
+	Citation string `json:"citation"`
+	Title    string `json:"title"`
+	Disclose string `json:"disclose"`
+	// AppliesWhen lists facts that must all hold; empty means always.
+	AppliesWhen []string `json:"appliesWhen"`
+	// Needs lists request fields without which the item cannot be fully met.
+	Needs      []string `json:"needs"`
+	MissingFix string   `json:"missingFix"`
+	Notes      string   `json:"notes,omitempty"`
+
+	Law string `json:"-"` // the id of the law it belongs to; set on load
+}
+
+// Fact names a requirement's AppliesWhen may use.
+const (
+	FactCollectsPayments        = "collectsPayments"
+	FactUsesAnalytics           = "usesAnalytics"
+	FactHasThirdPartyServices   = "hasThirdPartyServices"
+	FactSetsNonEssentialCookies = "setsNonEssentialCookies"
+	FactSellsOrShares           = "sellsOrShares"
+	FactInternationalTransfers  = "internationalTransfers"
+	FactCollectsSensitive       = "collectsSensitive"
+	FactConsentBasis            = "consentBasis"
+	FactAutomatedDecisions      = "automatedDecisions"
+)
+
+// FactNames is the fact vocabulary.
+var FactNames = []string{
+	FactCollectsPayments, FactUsesAnalytics, FactHasThirdPartyServices,
+	FactSetsNonEssentialCookies, FactSellsOrShares, FactInternationalTransfers,
+	FactCollectsSensitive, FactConsentBasis, FactAutomatedDecisions,
+}
+
+// NeedFields is the vocabulary of request fields a requirement may need.
+var NeedFields = []string{"contactEmail", "postalAddress"}
+
+// FactSet is the set of facts that hold.
+type FactSet map[string]bool
+
+// Holds reports whether every named fact holds.
+func (f FactSet) Holds(names []string) bool {
+	for _, n := range names {
+		if !f[n] {
+			return false
+		}
+	}
+	return true
+}
+
+var (
+	once    sync.Once
+	loaded  []Law
+	loadErr error
+)
+
+// Laws returns every embedded law, sorted by id, parsing them on first use.
+func Laws() ([]Law, error) {
+	once.Do(func() { loaded, loadErr = LoadLaws(embedded, "data/laws") })
+	return loaded, loadErr
+}
+
+// LoadLaws parses and strictly validates every *.json file in dir of fsys:
+// unknown fields, unknown facts or fields, and duplicate ids are errors.
+func LoadLaws(fsys fs.FS, dir string) ([]Law, error) {
+	entries, err := fs.ReadDir(fsys, dir)
+	if err != nil {
+		return nil, fmt.Errorf("compliance: %w", err)
+	}
+	var (
+		laws     []Law
+		problems []error
+		reqIDs   = map[string]string{}
+	)
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		name := path.Join(dir, e.Name())
+		b, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return nil, fmt.Errorf("compliance: %w", err)
+		}
+		var law Law
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&law); err != nil {
+			problems = append(problems, fmt.Errorf("%s: %w", name, err))
+			continue
+		}
+		if law.ID+".json" != e.Name() {
+			problems = append(problems, fmt.Errorf("%s: id %q does not match the file name", name, law.ID))
+		}
+		if law.ShortName == "" || law.Name == "" || len(law.Jurisdictions) == 0 || len(law.Requirements) == 0 {
+			problems = append(problems, fmt.Errorf("%s: shortName, name, jurisdictions and requirements are required", name))
+		}
+		check := func(r *Requirement) {
+			r.Law = law.ID
+			if r.ID == "" || r.Citation == "" || r.Title == "" || r.Disclose == "" {
+				problems = append(problems, fmt.Errorf("%s: requirement %q: id, citation, title and disclose are required", name, r.ID))
+			}
+			if prev, dup := reqIDs[r.ID]; dup {
+				problems = append(problems, fmt.Errorf("%s: duplicate requirement id %q (also in %s)", name, r.ID, prev))
+			}
+			reqIDs[r.ID] = name
+			for _, f := range r.AppliesWhen {
+				if !slices.Contains(FactNames, f) {
+					problems = append(problems, fmt.Errorf("%s: requirement %s: unknown fact %q", name, r.ID, f))
+				}
+			}
+			for _, f := range r.Needs {
+				if !slices.Contains(NeedFields, f) {
+					problems = append(problems, fmt.Errorf("%s: requirement %s: unknown request field %q", name, r.ID, f))
+				}
+			}
+			if len(r.Needs) > 0 && r.MissingFix == "" {
+				problems = append(problems, fmt.Errorf("%s: requirement %s: needs fields but has no missingFix", name, r.ID))
+			}
+		}
+		for i := range law.Requirements {
+			check(&law.Requirements[i])
+		}
+		for i := range law.NotModelled {
+			check(&law.NotModelled[i])
+		}
+		laws = append(laws, law)
+	}
+	slices.SortFunc(laws, func(a, b Law) int { return strings.Compare(a.ID, b.ID) })
+	for i := 1; i < len(laws); i++ {
+		if laws[i].ID == laws[i-1].ID {
+			problems = append(problems, fmt.Errorf("duplicate law id %q", laws[i].ID))
+		}
+	}
+	if err := errors.Join(problems...); err != nil {
+		return nil, fmt.Errorf("compliance: %w", err)
+	}
+	return laws, nil
+}
+
+// ForJurisdiction returns the laws that apply in jurisdiction, in id order.
+func ForJurisdiction(laws []Law, jurisdiction string) []Law {
+	var out []Law
+	for _, l := range laws {
+		if slices.Contains(l.Jurisdictions, jurisdiction) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// Applicable returns the requirements of laws whose conditions hold, in
+// checklist order (laws in the given order).
+func Applicable(laws []Law, facts FactSet) []Requirement {
+	var out []Requirement
+	for _, l := range laws {
+		for _, r := range l.Requirements {
+			if facts.Holds(r.AppliesWhen) {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+// FindRequirement returns the requirement with id from laws.
+func FindRequirement(laws []Law, id string) (Requirement, bool) {
+	for _, l := range laws {
+		for _, r := range l.Requirements {
+			if r.ID == id {
+				return r, true
+			}
+		}
+	}
+	return Requirement{}, false
+}

@@ -1,0 +1,82 @@
+package compliance
+
+import (
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// TestEmbeddedLaws loads the real checklists strictly.
+func TestEmbeddedLaws(t *testing.T) {
+	laws, err := LoadLaws(embedded, "data/laws")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, j := range []string{"EU", "UK", "US-CA"} {
+		if len(ForJurisdiction(laws, j)) == 0 {
+			t.Errorf("no law covers %s", j)
+		}
+	}
+	got, err := Laws()
+	if err != nil || len(got) != len(laws) {
+		t.Fatalf("Laws() = %d laws, %v", len(got), err)
+	}
+}
+
+const goodLaw = `{"id":"x","shortName":"X","name":"X Act","jurisdictions":["EU"],"sources":[],
+ "requirements":[{"id":"x.1","citation":"X s. 1","title":"T","disclose":"D","appliesWhen":[],"needs":[],"missingFix":""}]}`
+
+func TestLoadLawsRejects(t *testing.T) {
+	tests := []struct{ name, file, body, want string }{
+		{"unknown field", "x.json", strings.Replace(goodLaw, `"title":"T"`, `"title":"T","colour":"red"`, 1), "unknown field"},
+		{"unknown fact", "x.json", strings.Replace(goodLaw, `"appliesWhen":[]`, `"appliesWhen":["sunny"]`, 1), `unknown fact "sunny"`},
+		{"unknown need", "x.json", strings.Replace(goodLaw, `"needs":[]`, `"needs":["phone"]`, 1), `unknown request field "phone"`},
+		{"need without fix", "x.json", strings.Replace(goodLaw, `"needs":[]`, `"needs":["contactEmail"]`, 1), "no missingFix"},
+		{"file name mismatch", "y.json", goodLaw, "does not match"},
+		{"missing citation", "x.json", strings.Replace(goodLaw, `"citation":"X s. 1"`, `"citation":""`, 1), "citation"},
+	}
+	if _, err := LoadLaws(fstest.MapFS{"laws/x.json": {Data: []byte(goodLaw)}}, "laws"); err != nil {
+		t.Fatalf("good law rejected: %v", err)
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := LoadLaws(fstest.MapFS{"laws/" + tt.file: {Data: []byte(tt.body)}}, "laws")
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error = %v, want %q", err, tt.want)
+			}
+		})
+	}
+	t.Run("duplicate requirement across files", func(t *testing.T) {
+		other := strings.NewReplacer(`"id":"x"`, `"id":"z"`).Replace(goodLaw)
+		_, err := LoadLaws(fstest.MapFS{"laws/x.json": {Data: []byte(goodLaw)}, "laws/z.json": {Data: []byte(other)}}, "laws")
+		if err == nil || !strings.Contains(err.Error(), `duplicate requirement id "x.1"`) {
+			t.Fatalf("error = %v", err)
+		}
+	})
+}
+
+func TestApplicable(t *testing.T) {
+	law := Law{ID: "l", Requirements: []Requirement{
+		{ID: "always"},
+		{ID: "sells", AppliesWhen: []string{FactSellsOrShares}},
+		{ID: "sells+sensitive", AppliesWhen: []string{FactSellsOrShares, FactCollectsSensitive}},
+	}}
+	tests := []struct {
+		facts FactSet
+		want  string
+	}{
+		{FactSet{}, "always"},
+		{FactSet{FactSellsOrShares: true}, "always,sells"},
+		{FactSet{FactSellsOrShares: true, FactCollectsSensitive: true}, "always,sells,sells+sensitive"},
+		{FactSet{FactCollectsSensitive: true}, "always"},
+	}
+	for _, tt := range tests {
+		var ids []string
+		for _, r := range Applicable([]Law{law}, tt.facts) {
+			ids = append(ids, r.ID)
+		}
+		if got := strings.Join(ids, ","); got != tt.want {
+			t.Errorf("Applicable(%v) = %s, want %s", tt.facts, got, tt.want)
+		}
+	}
+}

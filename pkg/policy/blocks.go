@@ -1,0 +1,382 @@
+package policy
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/policygen/policygen/pkg/catalog"
+)
+
+// generators build the blocks a clause line "@name" stands for: the lists
+// and tables whose rows come from the facts. Their words come from the
+// language's labels, so they are language-neutral too.
+var generators = map[string]func(*builder) []Block{
+	"categories":          genCategories,
+	"purposes":            genPurposes,
+	"interests":           genInterests,
+	"ccpaPurposes":        genCCPAPurposes,
+	"services":            genServices,
+	"transfers":           genTransfers,
+	"cookies":             genCookies,
+	"retentionPurposes":   genRetentionPurposes,
+	"retentionCategories": genRetentionCategories,
+	"ccpaCategories":      genCCPACategories,
+	"ccpaSensitive":       genCCPASensitive,
+	"ccpaSold":            genCCPASold,
+	"ccpaDisclosed":       genCCPADisclosed,
+	"cookiePurposes":      genCookiePurposes,
+	"ccpaSources":         genCCPASources,
+}
+
+func (b *builder) header(keys ...string) [][]Inline {
+	out := make([][]Inline, len(keys))
+	for i, k := range keys {
+		out[i] = text(b.label("table." + k))
+	}
+	return out
+}
+
+func (b *builder) categoryNames(ids []string) string {
+	names := make([]string, len(ids))
+	for i, id := range ids {
+		names[i] = b.label("category." + id)
+	}
+	return b.join(names)
+}
+
+func genCategories(b *builder) []Block {
+	t := Block{Kind: Table, Header: b.header("category", "examples", "source")}
+	for _, c := range b.f.Categories {
+		srcs := make([]string, len(c.Sources))
+		for i, s := range c.Sources {
+			srcs[i] = b.label("source." + s)
+		}
+		t.Rows = append(t.Rows, [][]Inline{
+			text(b.label("category." + c.ID)),
+			text(b.label("category." + c.ID + ".examples")),
+			text(capFirst(b.join(srcs))),
+		})
+	}
+	return []Block{t}
+}
+
+func genPurposes(b *builder) []Block {
+	t := Block{Kind: Table, Header: b.header("purpose", "personalData", "basis")}
+	for _, p := range b.f.Purposes {
+		t.Rows = append(t.Rows, [][]Inline{
+			text(b.label("purpose." + p.ID)),
+			text(b.categoryNames(p.Categories)),
+			b.labelInlines("basis."+p.GDPRBasis, nil),
+		})
+	}
+	return []Block{t}
+}
+
+func genInterests(b *builder) []Block {
+	l := Block{Kind: List}
+	for _, p := range b.f.Purposes {
+		if p.GDPRBasis == "legitimate_interests" {
+			l.Items = append(l.Items, text(b.label("purpose."+p.ID)+": "+lowerFirst(b.label("purpose."+p.ID+".interest"))+"."))
+		}
+	}
+	return []Block{l}
+}
+
+func genCCPAPurposes(b *builder) []Block {
+	l := Block{Kind: List}
+	var seen []string
+	for _, p := range b.f.Purposes {
+		s := b.label("purpose." + p.ID + ".ccpa")
+		if !slices.Contains(seen, s) {
+			seen = append(seen, s)
+			l.Items = append(l.Items, text(s+"."))
+		}
+	}
+	return []Block{l}
+}
+
+func genServices(b *builder) []Block {
+	t := Block{Kind: Table, Header: b.header("service", "provider", "purpose", "data", "policy")}
+	for _, s := range b.f.Services {
+		provider := s.Provider
+		if s.EUEntity != "" && b.f.Jurisdiction.ID == "EU" && s.EUEntity != s.Provider {
+			provider += " (" + s.EUEntity + ")"
+		}
+		provider += ", " + b.country(s.ProviderCountry)
+		t.Rows = append(t.Rows, [][]Inline{
+			text(s.Name),
+			text(provider),
+			text(s.Purpose),
+			text(b.categoryNames(s.DataCategories)),
+			{{Kind: Link, Text: s.PrivacyPolicyURL, URL: s.PrivacyPolicyURL}},
+		})
+	}
+	return []Block{t}
+}
+
+func (b *builder) country(code string) string {
+	if n := b.label("country." + code); n != "" {
+		return n
+	}
+	return code
+}
+
+func genTransfers(b *builder) []Block {
+	t := Block{Kind: Table, Header: b.header("service", "country", "adequacy", "safeguard")}
+	j := b.f.Jurisdiction
+	for _, s := range b.f.Services {
+		if !s.Transfer {
+			continue
+		}
+		adequacy := b.label("adequacy.no")
+		adequate := slices.Contains(j.Adequate, s.ProviderCountry)
+		dpf := s.DataPrivacyFramework != nil && *s.DataPrivacyFramework && s.ProviderCountry == "US"
+		switch {
+		case adequate:
+			adequacy = b.label("adequacy.yes")
+		case dpf && j.ID == "UK":
+			adequacy = b.label("adequacy.dpf.UK")
+		case dpf:
+			adequacy = b.label("adequacy.dpf")
+		}
+		var safeguard []Inline
+		switch {
+		case s.TransferMechanism != "":
+			safeguard = text(s.TransferMechanism)
+		case adequate:
+			safeguard = text(b.label("safeguard.adequacy"))
+		case s.DPAURL != "":
+			safeguard = b.labelInlines("safeguard.dpa", map[string][]Inline{"url": {{Kind: Link, Text: s.DPAURL, URL: s.DPAURL}}})
+		default:
+			safeguard = []Inline{{Kind: Missing, Text: b.label("missing.transferMechanism")}}
+		}
+		t.Rows = append(t.Rows, [][]Inline{
+			text(s.Name + " (" + s.Provider + ")"),
+			text(b.country(s.ProviderCountry)),
+			text(adequacy),
+			safeguard,
+		})
+	}
+	return []Block{t}
+}
+
+// transferUnknown reports whether a transfer has no recorded safeguard.
+func transferUnknown(j catalog.Jurisdiction, s ServiceFact) bool {
+	return s.Transfer && s.TransferMechanism == "" && s.DPAURL == "" && !slices.Contains(j.Adequate, s.ProviderCountry)
+}
+
+func genCookies(b *builder) []Block {
+	t := Block{Kind: Table, Header: b.header("cookie", "provider", "purpose", "duration", "cookieType")}
+	nonEssential := b.label("cookie.nonEssential")
+	if !b.f.gdprFamily() {
+		nonEssential = b.label("cookie.nonEssential.US-CA")
+	}
+	for _, c := range b.f.Cookies {
+		kind := nonEssential
+		if c.Essential {
+			kind = b.label("cookie.essential")
+		}
+		t.Rows = append(t.Rows, [][]Inline{text(c.Name), text(c.Service), text(c.Purpose), text(c.Duration), text(kind)})
+	}
+	if len(t.Rows) == 0 {
+		return []Block{{Kind: Paragraph, Inlines: []Inline{{Kind: Missing, Text: b.label("cookie.none")}}}}
+	}
+	return []Block{t}
+}
+
+// cookiePurposes are the purposes for which cookies that need consent are set.
+var cookiePurposes = []string{"analytics", "advertising", "embedded_content"}
+
+func genCookiePurposes(b *builder) []Block {
+	l := Block{Kind: List, Items: [][]Inline{text(b.label("cookie.purposes.strictlyNecessary"))}}
+	for _, p := range b.f.Purposes {
+		if slices.Contains(cookiePurposes, p.ID) {
+			l.Items = append(l.Items, text(b.label("purpose."+p.ID)+"."))
+		}
+	}
+	return []Block{l}
+}
+
+// gdprFamily reports whether the GDPR or the UK GDPR applies.
+func (f *Facts) gdprFamily() bool { return f.HasLaw(lawGDPR) || f.HasLaw(lawUKGDPR) }
+
+func genRetentionPurposes(b *builder) []Block {
+	t := Block{Kind: Table, Header: b.header("purpose", "retention")}
+	for _, p := range b.f.Purposes {
+		t.Rows = append(t.Rows, [][]Inline{text(b.label("purpose." + p.ID)), text(b.label("purpose."+p.ID+".retention") + ".")})
+	}
+	return []Block{t}
+}
+
+func genRetentionCategories(b *builder) []Block {
+	t := Block{Kind: Table, Header: b.header("category", "retention")}
+	for _, c := range b.f.Categories {
+		var periods []string
+		for _, p := range b.f.Purposes {
+			if slices.Contains(c.Purposes, p.ID) {
+				periods = append(periods, b.label("purpose."+p.ID+".retention"))
+			}
+		}
+		t.Rows = append(t.Rows, [][]Inline{text(b.label("category." + c.ID)), text(strings.Join(periods, "; ") + ".")})
+	}
+	return []Block{t}
+}
+
+// ccpaGroup is one statutory CCPA category and what the facts say about it.
+type ccpaGroup struct {
+	letter      string
+	categories  []string
+	sources     []string
+	purposes    []string
+	soldTo      []string // service categories of third-party recipients
+	soldFor     []string // purposes of those recipients
+	disclosed   []string // service categories of service-provider recipients
+	discloseFor []string // purposes of those recipients
+}
+
+func (b *builder) ccpaGroups() []ccpaGroup {
+	var groups []ccpaGroup
+	for _, letter := range []string{"A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L"} {
+		g := ccpaGroup{letter: letter}
+		for _, c := range b.f.Categories {
+			if !slices.Contains(c.CCPA, letter) {
+				continue
+			}
+			g.categories = append(g.categories, c.ID)
+			g.sources = addUnique(g.sources, c.Sources...)
+			g.purposes = addUnique(g.purposes, c.Purposes...)
+			for _, id := range c.Recipients {
+				s := b.f.service(id)
+				cat := b.label("serviceCategory." + s.Category)
+				if s.CCPARole == catalog.RoleThirdParty {
+					g.soldTo = addUnique(g.soldTo, cat)
+					g.soldFor = addUnique(g.soldFor, s.Purposes...)
+				} else {
+					g.disclosed = addUnique(g.disclosed, cat)
+					g.discloseFor = addUnique(g.discloseFor, s.Purposes...)
+				}
+			}
+		}
+		if len(g.categories) > 0 {
+			slices.Sort(g.sources)
+			groups = append(groups, g)
+		}
+	}
+	return groups
+}
+
+func (f *Facts) service(id string) ServiceFact {
+	i := slices.IndexFunc(f.Services, func(s ServiceFact) bool { return s.ID == id })
+	return f.Services[i]
+}
+
+func genCCPACategories(b *builder) []Block {
+	t := Block{Kind: Table, Header: b.header("ccpaCategory", "examples", "source", "purposes", "soldShared")}
+	for _, g := range b.ccpaGroups() {
+		examples := make([]string, len(g.categories))
+		for i, c := range g.categories {
+			examples[i] = b.label("category." + c + ".examples")
+		}
+		srcs := make([]string, len(g.sources))
+		for i, s := range g.sources {
+			srcs[i] = b.label("source." + s)
+		}
+		var ps []string
+		for _, p := range b.f.Purposes {
+			if slices.Contains(g.purposes, p.ID) {
+				ps = addUnique(ps, b.label("purpose."+p.ID+".ccpa"))
+			}
+		}
+		sold := text(b.label("ccpa.soldShared.no"))
+		if len(g.soldTo) > 0 {
+			sold = b.labelInlines("ccpa.soldShared.yes", map[string][]Inline{"recipients": text(b.join(g.soldTo))})
+		}
+		t.Rows = append(t.Rows, [][]Inline{
+			text(b.label("ccpa." + g.letter)),
+			text(strings.Join(examples, "; ")),
+			text(capFirst(b.join(srcs))),
+			text(strings.Join(ps, "; ")),
+			sold,
+		})
+	}
+	return []Block{t}
+}
+
+func genCCPASensitive(b *builder) []Block {
+	t := Block{Kind: Table, Header: b.header("category", "purposes", "soldShared")}
+	for _, c := range b.f.Categories {
+		if !c.Sensitive {
+			continue
+		}
+		var ps []string
+		for _, p := range b.f.Purposes {
+			if slices.Contains(c.Purposes, p.ID) {
+				ps = addUnique(ps, b.label("purpose."+p.ID+".ccpa"))
+			}
+		}
+		t.Rows = append(t.Rows, [][]Inline{text(b.label("category." + c.ID)), text(strings.Join(ps, "; ")), text(b.label("ccpa.soldShared.no"))})
+	}
+	return []Block{t}
+}
+
+func genCCPASold(b *builder) []Block {
+	t := Block{Kind: Table, Header: b.header("ccpaCategory", "thirdParties", "sellPurposes")}
+	for _, g := range b.ccpaGroups() {
+		if len(g.soldTo) > 0 {
+			t.Rows = append(t.Rows, [][]Inline{text(b.label("ccpa." + g.letter)), text(b.join(g.soldTo)), text(b.ccpaPurposes(g.soldFor))})
+		}
+	}
+	return []Block{t}
+}
+
+func genCCPADisclosed(b *builder) []Block {
+	t := Block{Kind: Table, Header: b.header("ccpaCategory", "disclosedTo", "disclosePurposes")}
+	for _, g := range b.ccpaGroups() {
+		if len(g.disclosed) > 0 {
+			t.Rows = append(t.Rows, [][]Inline{text(b.label("ccpa." + g.letter)), text(b.join(g.disclosed)), text(b.ccpaPurposes(g.discloseFor))})
+		}
+	}
+	if len(t.Rows) == 0 {
+		return []Block{{Kind: Paragraph, Inlines: text(b.label("ccpa.disclosed.none"))}}
+	}
+	return []Block{{Kind: Paragraph, Inlines: text(b.label("ccpa.disclosed.intro"))}, t}
+}
+
+// ccpaPurposes names purposes in CCPA terms, in catalog order.
+func (b *builder) ccpaPurposes(ids []string) string {
+	var out []string
+	for _, p := range b.f.Purposes {
+		if slices.Contains(ids, p.ID) {
+			out = addUnique(out, b.label("purpose."+p.ID+".ccpa"))
+		}
+	}
+	return strings.Join(out, "; ")
+}
+
+func genCCPASources(b *builder) []Block {
+	var all []string
+	for _, c := range b.f.Categories {
+		all = addUnique(all, c.Sources...)
+	}
+	l := Block{Kind: List}
+	for _, s := range []string{"you", "device", "derived"} {
+		if slices.Contains(all, s) {
+			l.Items = append(l.Items, text(b.label("source."+s+".description")))
+		}
+	}
+	return []Block{l}
+}
+
+func capFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}

@@ -1,0 +1,296 @@
+package policy
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/policygen/policygen/pkg/compliance"
+)
+
+// Document is the format-neutral tree a policy is rendered from: step 4 of
+// the pipeline. Strings in it are raw; renderers escape them.
+type Document struct {
+	Title  []Inline
+	Blocks []Block
+	// Evidence says, for each applicable requirement, which section
+	// satisfies it, in checklist order.
+	Evidence []Evidence
+}
+
+// Evidence ties a checklist requirement to the section that satisfies it.
+type Evidence struct {
+	Requirement string `json:"requirement"`
+	Citation    string `json:"citation"`
+	Section     string `json:"section"`
+	Clause      string `json:"clause"`
+}
+
+// BlockKind is the kind of a Block.
+type BlockKind int
+
+const (
+	Heading BlockKind = iota
+	Paragraph
+	List
+	Table
+)
+
+// Block is one block-level element.
+type Block struct {
+	Kind    BlockKind
+	Level   int  // Heading: 2 for sections, 3 below
+	Strong  bool // Paragraph: a prominent statement
+	Section string
+	Inlines []Inline   // Heading, Paragraph
+	Items   [][]Inline // List
+	Header  [][]Inline // Table
+	Rows    [][][]Inline
+}
+
+// InlineKind is the kind of an Inline.
+type InlineKind int
+
+const (
+	Plain InlineKind = iota
+	Link
+	// Missing marks a fact the request did not give; renderers make it stand out.
+	Missing
+)
+
+// Inline is a run of text.
+type Inline struct {
+	Kind InlineKind
+	Text string
+	URL  string // Link
+}
+
+// GapError reports applicable requirements no included clause satisfies.
+type GapError struct {
+	Requirements []string
+}
+
+func (e *GapError) Error() string {
+	return "policy: requirements not satisfied by any clause: " + strings.Join(e.Requirements, ", ")
+}
+
+// builder turns facts into a Document in one language.
+type builder struct {
+	f    *Facts
+	t    *Wording
+	date time.Time
+	vars map[string][]Inline
+}
+
+func (b *builder) label(key string) string {
+	return b.t.Labels[key]
+}
+
+// labelInlines expands a label's placeholders.
+func (b *builder) labelInlines(key string, extra map[string][]Inline) []Inline {
+	return b.expand(b.label(key), extra)
+}
+
+// expand turns a line of clause text into inlines, substituting placeholders.
+func (b *builder) expand(s string, extra map[string][]Inline) []Inline {
+	var out []Inline
+	last := 0
+	for _, m := range placeholder.FindAllStringSubmatchIndex(s, -1) {
+		if m[0] > last {
+			out = appendText(out, s[last:m[0]])
+		}
+		name := s[m[2]:m[3]]
+		v, ok := extra[name]
+		if !ok {
+			v, ok = b.vars[name]
+		}
+		if !ok {
+			v = []Inline{{Kind: Plain, Text: s[m[0]:m[1]]}}
+		}
+		for _, in := range v {
+			if in.Kind == Plain {
+				out = appendText(out, in.Text)
+			} else {
+				out = append(out, in)
+			}
+		}
+		last = m[1]
+	}
+	if last < len(s) {
+		out = appendText(out, s[last:])
+	}
+	return out
+}
+
+func appendText(out []Inline, s string) []Inline {
+	if n := len(out); n > 0 && out[n-1].Kind == Plain {
+		out[n-1].Text += s
+		return out
+	}
+	return append(out, Inline{Kind: Plain, Text: s})
+}
+
+func text(s string) []Inline { return []Inline{{Kind: Plain, Text: s}} }
+
+// userText makes a user-supplied string one line: runs of whitespace,
+// including newlines in a postal address, become ", " or " " so that no
+// format can read structure into them.
+func userText(s string) string {
+	lines := strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' })
+	for i, l := range lines {
+		lines[i] = strings.Join(strings.Fields(l), " ")
+	}
+	lines = slices.DeleteFunc(lines, func(l string) bool { return l == "" })
+	return strings.Join(lines, ", ")
+}
+
+func (b *builder) setVars() {
+	f, req := b.f, b.f.Request
+	missing := func(field string) []Inline {
+		return []Inline{{Kind: Missing, Text: b.label("missing." + field)}}
+	}
+	v := map[string][]Inline{
+		"businessName":    text(userText(req.BusinessName)),
+		"websiteUrl":      {{Kind: Link, Text: req.WebsiteURL, URL: req.WebsiteURL}},
+		"effectiveDate":   text(b.date.Format(b.t.DateFormat)),
+		"templateVersion": text(TemplateVersion),
+		"region":          text(b.label("region." + f.Jurisdiction.ID)),
+		"dpoContact":      missing("dpoContact"),
+		"minorsStatement": missing("minorsStatement"),
+	}
+	if req.ContactEmail != "" {
+		v["contactEmail"] = []Inline{{Kind: Link, Text: req.ContactEmail, URL: "mailto:" + req.ContactEmail}}
+	} else {
+		v["contactEmail"] = missing("contactEmail")
+	}
+	if req.PostalAddress != "" {
+		v["postalAddress"] = text(userText(req.PostalAddress))
+	} else {
+		v["postalAddress"] = missing("postalAddress")
+	}
+	if a := f.Jurisdiction.Authority; a != nil {
+		v["authorityName"] = text(a.Name)
+		v["authorityUrl"] = []Inline{{Kind: Link, Text: a.URL, URL: a.URL}}
+	}
+	for _, l := range f.Laws {
+		if n := b.label("law." + l.ID); n != "" {
+			v["lawName"] = text(n)
+			v["lawShort"] = text(b.label("lawShort." + l.ID))
+		}
+	}
+	var cats []string
+	for _, s := range f.Services {
+		cats = addUnique(cats, b.label("serviceCategory."+s.Category))
+	}
+	v["recipientCategories"] = text(b.join(cats))
+	b.vars = v
+}
+
+// join lists items in prose: "a, b and c".
+func (b *builder) join(items []string) string {
+	switch len(items) {
+	case 0:
+		return b.label("none")
+	case 1:
+		return items[0]
+	}
+	return strings.Join(items[:len(items)-1], b.label("listSeparator")) + b.label("listLastSeparator") + items[len(items)-1]
+}
+
+func holds(cond map[string]bool, when []string) bool {
+	for _, w := range when {
+		if name, neg := strings.CutPrefix(w, "!"); neg {
+			if cond[name] {
+				return false
+			}
+		} else if !cond[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// build selects the clauses whose conditions hold and assembles the tree,
+// recording which section satisfies each requirement.
+func (b *builder) build(s *Structure, applicable []compliance.Requirement) (*Document, error) {
+	b.setVars()
+	cond := b.f.conditions()
+	doc := &Document{Title: text(b.t.Titles[s.Type])}
+	satisfied := map[string][2]string{}
+	for _, sec := range s.Sections {
+		if !holds(cond, sec.When) {
+			continue
+		}
+		var blocks []Block
+		for _, c := range sec.Clauses {
+			if !holds(cond, c.When) {
+				continue
+			}
+			cb, err := b.clause(c.ID, sec.ID)
+			if err != nil {
+				return nil, err
+			}
+			blocks = append(blocks, cb...)
+			for _, r := range c.Satisfies {
+				if _, done := satisfied[r]; !done {
+					satisfied[r] = [2]string{sec.ID, c.ID}
+				}
+			}
+		}
+		if len(blocks) == 0 {
+			continue
+		}
+		doc.Blocks = append(doc.Blocks, Block{Kind: Heading, Level: 2, Section: sec.ID, Inlines: text(b.t.Sections[sec.ID])})
+		doc.Blocks = append(doc.Blocks, blocks...)
+	}
+	var gaps []string
+	for _, r := range applicable {
+		where, ok := satisfied[r.ID]
+		if !ok {
+			gaps = append(gaps, r.ID)
+			continue
+		}
+		doc.Evidence = append(doc.Evidence, Evidence{Requirement: r.ID, Citation: r.Citation, Section: where[0], Clause: where[1]})
+	}
+	if len(gaps) > 0 {
+		return doc, &GapError{Requirements: gaps}
+	}
+	return doc, nil
+}
+
+// clause turns one clause's lines into blocks: "- " lines become list
+// items, "!" lines prominent paragraphs, "@name" lines generated blocks,
+// anything else a paragraph.
+func (b *builder) clause(id, section string) ([]Block, error) {
+	lines, ok := b.t.Clauses[id]
+	if !ok {
+		return nil, fmt.Errorf("policy: language %s has no text for clause %s", b.t.Language, id)
+	}
+	var out []Block
+	for _, line := range lines {
+		switch {
+		case strings.HasPrefix(line, "@"):
+			gen, ok := generators[line[1:]]
+			if !ok {
+				return nil, fmt.Errorf("policy: clause %s: unknown generator %s", id, line)
+			}
+			for _, blk := range gen(b) {
+				blk.Section = section
+				out = append(out, blk)
+			}
+		case strings.HasPrefix(line, "- "):
+			item := b.expand(line[2:], nil)
+			if n := len(out); n > 0 && out[n-1].Kind == List {
+				out[n-1].Items = append(out[n-1].Items, item)
+			} else {
+				out = append(out, Block{Kind: List, Section: section, Items: [][]Inline{item}})
+			}
+		case strings.HasPrefix(line, "!"):
+			out = append(out, Block{Kind: Paragraph, Strong: true, Section: section, Inlines: b.expand(line[1:], nil)})
+		default:
+			out = append(out, Block{Kind: Paragraph, Section: section, Inlines: b.expand(line, nil)})
+		}
+	}
+	return out, nil
+}

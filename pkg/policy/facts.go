@@ -1,0 +1,321 @@
+package policy
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/policygen/policygen/pkg/catalog"
+	"github.com/policygen/policygen/pkg/compliance"
+)
+
+// Facts is everything the document and the score are built from: step 1 of
+// the pipeline. It depends only on the request and the embedded data.
+type Facts struct {
+	Request      Request
+	Jurisdiction catalog.Jurisdiction
+	Laws         []compliance.Law
+	// Set holds the compliance fact vocabulary (compliance.FactNames).
+	Set        compliance.FactSet
+	Categories []CategoryFact // in catalog order
+	Purposes   []PurposeFact  // in catalog order
+	Services   []ServiceFact  // in request (sorted id) order
+	Cookies    []CookieFact
+	// Missing lists optional request fields that were not given.
+	Missing []string
+	// Implied lists request flags that were false but that a chosen
+	// service implies (e.g. an analytics service with usesAnalytics false).
+	Implied []string
+}
+
+// CategoryFact is one data category and what happens to it.
+type CategoryFact struct {
+	catalog.DataCategory
+	Sources    []string // you, device, derived
+	Purposes   []string
+	Recipients []string // service ids
+	// SoldShared lists the services that receive it as third parties
+	// (CCPA "sale" or "sharing").
+	SoldShared []string
+}
+
+// PurposeFact is one purpose and the data used for it.
+type PurposeFact struct {
+	catalog.Purpose
+	Categories []string
+	Services   []string
+}
+
+// ServiceFact is a requested service with what the facts add to its entry.
+type ServiceFact struct {
+	catalog.Service
+	Purposes []string
+	// Transfer is true when the provider is established outside the
+	// jurisdiction's region (GDPR/UK GDPR Chapter V).
+	Transfer bool
+}
+
+// CookieFact is a cookie set by a requested service.
+type CookieFact struct {
+	catalog.Cookie
+	Service   string // service name
+	Essential bool
+}
+
+// Laws that change which clauses apply.
+const (
+	lawGDPR   = "gdpr"
+	lawUKGDPR = "uk-gdpr"
+	lawCCPA   = "ccpa"
+)
+
+// deviceCategories are collected automatically from the user's device
+// rather than provided by the user.
+var deviceCategories = []string{"identifiers", "device", "internet_activity", "geolocation"}
+
+// BuildFacts derives the facts of a validated request.
+func BuildFacts(req Request) (*Facts, error) {
+	cat, err := catalog.Default()
+	if err != nil {
+		return nil, err
+	}
+	laws, err := compliance.Laws()
+	if err != nil {
+		return nil, err
+	}
+	return buildFacts(req, cat, laws)
+}
+
+func buildFacts(req Request, cat *catalog.Catalog, laws []compliance.Law) (*Facts, error) {
+	j, ok := cat.Jurisdiction(req.Jurisdiction)
+	if !ok {
+		return nil, fmt.Errorf("policy: unknown jurisdiction %q", req.Jurisdiction)
+	}
+	bt, ok := cat.BusinessType(req.BusinessType)
+	if !ok {
+		return nil, fmt.Errorf("policy: unknown business type %q", req.BusinessType)
+	}
+	f := &Facts{
+		Request:      req,
+		Jurisdiction: j,
+		Laws:         compliance.ForJurisdiction(laws, req.Jurisdiction),
+		Set:          compliance.FactSet{},
+	}
+	if len(f.Laws) == 0 {
+		return nil, fmt.Errorf("policy: no law covers jurisdiction %q", req.Jurisdiction)
+	}
+	cats := map[string]*CategoryFact{}
+	purps := map[string]*PurposeFact{}
+	add := func(categories, purposes []string, source string, service string) error {
+		for _, p := range purposes {
+			pf := purps[p]
+			if pf == nil {
+				cp, ok := cat.Purpose(p)
+				if !ok {
+					return fmt.Errorf("policy: unknown purpose %q", p)
+				}
+				pf = &PurposeFact{Purpose: cp}
+				purps[p] = pf
+			}
+			pf.Categories = addUnique(pf.Categories, categories...)
+			if service != "" {
+				pf.Services = addUnique(pf.Services, service)
+			}
+		}
+		for _, c := range categories {
+			cf := cats[c]
+			if cf == nil {
+				dc, ok := cat.DataCategory(c)
+				if !ok {
+					return fmt.Errorf("policy: unknown data category %q", c)
+				}
+				cf = &CategoryFact{DataCategory: dc}
+				cats[c] = cf
+			}
+			src := source
+			if src == "" { // a service: where it gets the data from
+				src = "you"
+				if slices.Contains(deviceCategories, c) {
+					src = "device"
+				}
+			}
+			if c == "inferences" {
+				src = "derived"
+			}
+			cf.Sources = addUnique(cf.Sources, src)
+			cf.Purposes = addUnique(cf.Purposes, purposes...)
+			if service != "" {
+				cf.Recipients = addUnique(cf.Recipients, service)
+			}
+		}
+		return nil
+	}
+
+	if err := add(cat.Website.DataCategories, cat.Website.Purposes, "device", ""); err != nil {
+		return nil, err
+	}
+	if req.CollectsUserData {
+		if err := add(bt.DataCategories, bt.Purposes, "you", ""); err != nil {
+			return nil, err
+		}
+	}
+
+	usesAnalytics, collectsPayments := req.UsesAnalytics, req.CollectsPayments
+	for _, id := range req.ThirdPartyServices {
+		s, ok := cat.Service(id)
+		if !ok {
+			return nil, fmt.Errorf("policy: unknown service %q", id)
+		}
+		sc, _ := cat.ServiceCategory(s.Category)
+		sf := ServiceFact{Service: s, Purposes: sc.Purposes}
+		sf.Transfer = !slices.Contains(j.Countries, s.ProviderCountry)
+		if err := add(s.DataCategories, sc.Purposes, "", s.ID); err != nil {
+			return nil, err
+		}
+		if s.CCPARole == catalog.RoleThirdParty {
+			for _, c := range s.DataCategories {
+				cats[c].SoldShared = addUnique(cats[c].SoldShared, s.ID)
+			}
+			f.Set[compliance.FactSellsOrShares] = true
+		}
+		if sf.Transfer {
+			f.Set[compliance.FactInternationalTransfers] = true
+		}
+		for _, k := range s.Cookies {
+			f.Cookies = append(f.Cookies, CookieFact{Cookie: k, Service: s.Name, Essential: s.Essential})
+			if !s.Essential {
+				f.Set[compliance.FactSetsNonEssentialCookies] = true
+			}
+		}
+		if s.SetsCookies && !s.Essential {
+			f.Set[compliance.FactSetsNonEssentialCookies] = true
+		}
+		switch s.Category {
+		case "analytics":
+			if !req.UsesAnalytics && !slices.Contains(f.Implied, "usesAnalytics") {
+				f.Implied = append(f.Implied, "usesAnalytics")
+			}
+			usesAnalytics = true
+		case "payments":
+			if !req.CollectsPayments && !slices.Contains(f.Implied, "collectsPayments") {
+				f.Implied = append(f.Implied, "collectsPayments")
+			}
+			collectsPayments = true
+		}
+		f.Services = append(f.Services, sf)
+	}
+	if collectsPayments {
+		if err := add(cat.Payments.DataCategories, cat.Payments.Purposes, "you", ""); err != nil {
+			return nil, err
+		}
+	}
+	if usesAnalytics {
+		if err := add(cat.Analytics.DataCategories, cat.Analytics.Purposes, "device", ""); err != nil {
+			return nil, err
+		}
+		// Analytics with no named tool: assume it stores identifiers on the
+		// device (ePrivacy Art. 5(3), PECR reg. 6). A named cookieless tool
+		// (setsCookies false) does not.
+		if !slices.ContainsFunc(f.Services, func(s ServiceFact) bool { return s.Category == "analytics" }) {
+			f.Set[compliance.FactSetsNonEssentialCookies] = true
+		}
+	}
+
+	for _, c := range cat.DataCategories {
+		if cf := cats[c.ID]; cf != nil {
+			slices.Sort(cf.Sources)
+			f.Categories = append(f.Categories, *cf)
+			if cf.Sensitive {
+				f.Set[compliance.FactCollectsSensitive] = true
+			}
+		}
+	}
+	for _, p := range cat.Purposes {
+		if pf := purps[p.ID]; pf != nil {
+			// Cookieless analytics needs no consent under ePrivacy/PECR;
+			// it rests on legitimate interests, with a right to object.
+			if p.ID == "analytics" && !f.Set[compliance.FactSetsNonEssentialCookies] {
+				pf.GDPRBasis = "legitimate_interests"
+			}
+			pf.Categories = inOrder(pf.Categories, cat)
+			f.Purposes = append(f.Purposes, *pf)
+			if pf.GDPRBasis == "consent" {
+				f.Set[compliance.FactConsentBasis] = true
+			}
+		}
+	}
+	f.Set[compliance.FactCollectsPayments] = collectsPayments
+	f.Set[compliance.FactUsesAnalytics] = usesAnalytics
+	f.Set[compliance.FactHasThirdPartyServices] = len(f.Services) > 0
+	// No request field or catalog entry describes solely automated
+	// decisions with legal effects; the document states there are none and
+	// a flag tells the business to check.
+	f.Set[compliance.FactAutomatedDecisions] = false
+	for k, v := range f.Set {
+		if !v {
+			delete(f.Set, k)
+		}
+	}
+	if req.ContactEmail == "" {
+		f.Missing = append(f.Missing, "contactEmail")
+	}
+	if req.PostalAddress == "" {
+		f.Missing = append(f.Missing, "postalAddress")
+	}
+	return f, nil
+}
+
+// inOrder sorts category ids in catalog order.
+func inOrder(ids []string, cat *catalog.Catalog) []string {
+	var out []string
+	for _, c := range cat.DataCategories {
+		if slices.Contains(ids, c.ID) {
+			out = append(out, c.ID)
+		}
+	}
+	return out
+}
+
+func addUnique(s []string, vals ...string) []string {
+	for _, v := range vals {
+		if !slices.Contains(s, v) {
+			s = append(s, v)
+		}
+	}
+	return s
+}
+
+// HasLaw reports whether the law with id applies.
+func (f *Facts) HasLaw(id string) bool {
+	return slices.ContainsFunc(f.Laws, func(l compliance.Law) bool { return l.ID == id })
+}
+
+// conditions is the vocabulary clause conditions are written in: the
+// compliance facts plus "law:<id>", "jurisdiction:<id>" and a few facts that
+// only select wording.
+func (f *Facts) conditions() map[string]bool {
+	c := map[string]bool{}
+	for k, v := range f.Set {
+		c[k] = v
+	}
+	for _, l := range f.Laws {
+		c["law:"+l.ID] = true
+	}
+	c["jurisdiction:"+f.Jurisdiction.ID] = true
+	c["gdprFamily"] = f.HasLaw(lawGDPR) || f.HasLaw(lawUKGDPR)
+	c["collectsUserData"] = f.Request.CollectsUserData
+	c["setsCookies"] = f.Set[compliance.FactSetsNonEssentialCookies] || slices.ContainsFunc(f.Services, func(s ServiceFact) bool { return s.SetsCookies })
+	c["hasPostalAddress"] = f.Request.PostalAddress != ""
+	for _, p := range f.Purposes {
+		c["purpose:"+p.ID] = true
+		c["basis:"+p.GDPRBasis] = true
+	}
+	for _, s := range f.Services {
+		c["serviceCategory:"+s.Category] = true
+	}
+	for _, cf := range f.Categories {
+		if len(cf.Recipients) > 0 {
+			c["disclosesForBusinessPurpose"] = c["disclosesForBusinessPurpose"] || len(cf.Recipients) > len(cf.SoldShared)
+		}
+	}
+	return c
+}

@@ -1,0 +1,509 @@
+package policy
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/policygen/policygen/pkg/catalog"
+	"github.com/policygen/policygen/pkg/compliance"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
+
+func mustCatalog(t testing.TB) *catalog.Catalog {
+	t.Helper()
+	c, err := catalog.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// TestLibrary checks the clause library against the checklists: parity of
+// every language, known conditions, placeholders and generators, and that
+// every requirement id a clause claims exists.
+func TestLibrary(t *testing.T) {
+	laws, err := compliance.Laws()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lib, err := DefaultLibrary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := lib.Check(laws); err != nil {
+		t.Fatal(err)
+	}
+	c := mustCatalog(t)
+	for _, lang := range c.Languages {
+		w, ok := lib.Texts[lang]
+		if !ok {
+			t.Fatalf("catalog language %s has no clause text", lang)
+		}
+		// Every vocabulary entry the generators may name has a label.
+		var keys []string
+		for _, d := range c.DataCategories {
+			keys = append(keys, "category."+d.ID, "category."+d.ID+".examples")
+			for _, l := range d.CCPA {
+				keys = append(keys, "ccpa."+l)
+			}
+		}
+		for _, p := range c.Purposes {
+			keys = append(keys, "purpose."+p.ID, "purpose."+p.ID+".retention", "purpose."+p.ID+".ccpa", "basis."+p.GDPRBasis)
+			if p.GDPRBasis == "legitimate_interests" {
+				keys = append(keys, "purpose."+p.ID+".interest")
+			}
+		}
+		for _, s := range c.ServiceCategories {
+			keys = append(keys, "serviceCategory."+s.ID)
+		}
+		for _, s := range c.Services {
+			keys = append(keys, "country."+s.ProviderCountry)
+		}
+		for _, j := range c.Jurisdictions {
+			keys = append(keys, "region."+j.ID)
+		}
+		for _, k := range keys {
+			if w.Labels[k] == "" {
+				t.Errorf("language %s: no label %q", lang, k)
+			}
+		}
+	}
+	for _, typ := range c.Types {
+		if lib.Structures[typ] == nil {
+			t.Errorf("catalog type %s has no clause structure", typ)
+		}
+	}
+}
+
+func TestLibraryCheckFindsProblems(t *testing.T) {
+	laws, _ := compliance.Laws()
+	lib := &Library{
+		Structures: map[string]*Structure{"privacy": {Type: "privacy", Sections: []Section{{ID: "s", Clauses: []Clause{
+			{ID: "a", When: []string{"sunny"}, Satisfies: []string{"no.such.requirement"}},
+			{ID: "b"},
+		}}}}},
+		Texts: map[string]*Wording{
+			"en": {Language: "en", Titles: map[string]string{"privacy": "P"}, Sections: map[string]string{"s": "S"},
+				Clauses: map[string][]string{"a": {"{nope}"}, "b": {"@nothing"}}, Labels: map[string]string{"x": "y"}},
+			"de": {Language: "de", Titles: map[string]string{"privacy": "P"}, Sections: map[string]string{"s": "S"},
+				Clauses: map[string][]string{"a": {"ok"}}, Labels: map[string]string{}},
+		},
+	}
+	err := lib.Check(laws)
+	if err == nil {
+		t.Fatal("Check passed a broken library")
+	}
+	for _, want := range []string{`unknown condition "sunny"`, `unknown requirement "no.such.requirement"`,
+		"unknown placeholder {nope}", "unknown generator @nothing", "language de: no text for clause b", "language de: label x missing"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("Check error lacks %q:\n%v", want, err)
+		}
+	}
+}
+
+// serviceSubsets returns the service lists the matrix runs: none, each
+// service alone, all of them, and one of each category.
+func serviceSubsets(c *catalog.Catalog) [][]string {
+	subsets := [][]string{{}}
+	for _, s := range c.Services {
+		subsets = append(subsets, []string{s.ID})
+	}
+	subsets = append(subsets, c.ServiceIDs())
+	seen := map[string]bool{}
+	var mix []string
+	for _, s := range c.Services {
+		if !seen[s.Category] {
+			seen[s.Category] = true
+			mix = append(mix, s.ID)
+		}
+	}
+	return append(subsets, mix)
+}
+
+// TestMatrix generates every jurisdiction x business type x flag
+// combination x service subset x contact details given or not, and demands
+// that every checklist item that applies is satisfied by a clause of the
+// document (no gap), with the evidence pointing at a section present in it.
+func TestMatrix(t *testing.T) {
+	c := mustCatalog(t)
+	laws, err := compliance.Laws()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, j := range c.JurisdictionIDs() {
+		for _, bt := range c.BusinessTypeIDs() {
+			for flags := range 8 {
+				for _, svcs := range serviceSubsets(c) {
+					for _, contact := range []bool{true, false} {
+						req := Request{
+							Type: "privacy", BusinessName: "Matrix Ltd", WebsiteURL: "https://matrix.example",
+							BusinessType: bt, Language: "en", Jurisdiction: j, Format: "markdown",
+							CollectsPayments: flags&1 != 0, CollectsUserData: flags&2 != 0, UsesAnalytics: flags&4 != 0,
+							ThirdPartyServices: svcs,
+						}
+						if contact {
+							req.ContactEmail, req.PostalAddress = "privacy@matrix.example", "1 Main St, Springfield"
+						}
+						name := fmt.Sprintf("%s/%s/flags=%03b/services=%v/contact=%v", j, bt, flags, svcs, contact)
+						checkOne(t, name, req, laws)
+						n++
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d documents generated without a gap", n)
+}
+
+func checkOne(t *testing.T, name string, req Request, laws []compliance.Law) {
+	t.Helper()
+	doc, facts, applicable, _, err := Compose(req, Options{})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	// Every item of the jurisdiction's checklists whose conditions hold.
+	want := compliance.Applicable(compliance.ForJurisdiction(laws, req.Jurisdiction), facts.Set)
+	if len(want) != len(applicable) || len(want) == 0 {
+		t.Fatalf("%s: %d applicable requirements, want %d", name, len(applicable), len(want))
+	}
+	sections := map[string]bool{}
+	for _, b := range doc.Blocks {
+		if b.Kind == Heading {
+			sections[b.Section] = true
+		}
+	}
+	for _, r := range want {
+		i := slices.IndexFunc(doc.Evidence, func(e Evidence) bool { return e.Requirement == r.ID })
+		if i < 0 {
+			t.Fatalf("%s: requirement %s (%s) has no evidence", name, r.ID, r.Citation)
+		}
+		if !sections[doc.Evidence[i].Section] {
+			t.Fatalf("%s: requirement %s points at section %s, which is not in the document", name, r.ID, doc.Evidence[i].Section)
+		}
+	}
+	formats := []string{"markdown"}
+	if req.CollectsPayments && req.CollectsUserData && req.UsesAnalytics {
+		formats = Formats
+	}
+	for _, f := range formats {
+		out, err := Render(doc, f, req.Language)
+		if err != nil || !strings.Contains(out, "Matrix Ltd") {
+			t.Fatalf("%s: render %s failed: %v", name, f, err)
+		}
+	}
+}
+
+// goldenRequests are representative requests whose rendered documents are
+// checked in under testdata/ and reviewed in diffs.
+var goldenRequests = map[string]string{
+	"eu-ecommerce": `{"type":"privacy","businessName":"Brightleaf Books","websiteUrl":"https://brightleaf.example","businessType":"ecommerce",
+		"jurisdiction":"EU","collectsPayments":true,"collectsUserData":true,"usesAnalytics":true,
+		"thirdPartyServices":["stripe","google-analytics","mailchimp","cloudflare","meta-pixel"],
+		"contactEmail":"privacy@brightleaf.example","postalAddress":"Hauptstraße 1\n10115 Berlin\nGermany"}`,
+	"uk-saas-minimal": `{"type":"privacy","businessName":"Ledgerly","websiteUrl":"https://ledgerly.example/app","businessType":"saas",
+		"jurisdiction":"UK","collectsPayments":false,"collectsUserData":true,"usesAnalytics":false,
+		"thirdPartyServices":["plausible","sendgrid"]}`,
+	"us-ca-marketplace": `{"type":"privacy","businessName":"Makers Market, Inc.","websiteUrl":"https://makers.example","businessType":"marketplace",
+		"jurisdiction":"US-CA","collectsPayments":true,"collectsUserData":true,"usesAnalytics":true,
+		"thirdPartyServices":["stripe","google-analytics","tiktok-pixel","zendesk","klaviyo"],
+		"contactEmail":"privacy@makers.example","postalAddress":"100 Market St, San Francisco, CA 94105"}`,
+	"us-ca-blog-nothing": `{"type":"privacy","businessName":"Quiet Notes","websiteUrl":"http://quiet.example","businessType":"blog",
+		"jurisdiction":"US-CA","collectsPayments":false,"collectsUserData":false,"usesAnalytics":false,"thirdPartyServices":[],
+		"contactEmail":"hello@quiet.example"}`,
+}
+
+func TestGolden(t *testing.T) {
+	for name, body := range goldenRequests {
+		req, err := ParseRequest([]byte(body))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for _, format := range Formats {
+			req.Format = format
+			res, err := Generate(req)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			var flags bytes.Buffer
+			fmt.Fprintf(&flags, "riskScore: %d\nriskLevel: %s\ntemplateVersion: %s\n", res.RiskScore, res.RiskLevel, res.TemplateVersion)
+			for _, f := range res.Flags {
+				fmt.Fprintf(&flags, "- %s %s [%s] %s\n", f.Severity, f.Code, f.Law, f.Citation)
+			}
+			for _, e := range res.Evidence {
+				fmt.Fprintf(&flags, "evidence %s -> %s (%s)\n", e.Requirement, e.Section, e.Clause)
+			}
+			ext := map[string]string{"markdown": "md", "html": "html", "text": "txt"}[format]
+			golden(t, filepath.Join("testdata", name+"."+ext+".golden"), res.Content)
+			if format == "markdown" {
+				golden(t, filepath.Join("testdata", name+".flags.golden"), flags.String())
+			}
+		}
+	}
+}
+
+func golden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./pkg/policy -run TestGolden -update)", err)
+	}
+	if string(want) != got {
+		t.Errorf("%s differs from the generated output; review and rerun with -update.\n%s", path, firstDiff(string(want), got))
+	}
+}
+
+func firstDiff(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := range max(len(al), len(bl)) {
+		var x, y string
+		if i < len(al) {
+			x = al[i]
+		}
+		if i < len(bl) {
+			y = bl[i]
+		}
+		if x != y {
+			return fmt.Sprintf("line %d:\n- %s\n+ %s", i+1, x, y)
+		}
+	}
+	return ""
+}
+
+func TestDeterministic(t *testing.T) {
+	for name, body := range goldenRequests {
+		req, err := ParseRequest([]byte(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, format := range Formats {
+			req.Format = format
+			a, err1 := Generate(req)
+			b, err2 := Generate(req)
+			if err1 != nil || err2 != nil {
+				t.Fatal(err1, err2)
+			}
+			if a.Content != b.Content || fmt.Sprint(a.Flags) != fmt.Sprint(b.Flags) || a.RiskScore != b.RiskScore {
+				t.Errorf("%s/%s: two generations differ", name, format)
+			}
+		}
+	}
+}
+
+func TestEffectiveDate(t *testing.T) {
+	req, _ := ParseRequest([]byte(goldenRequests["eu-ecommerce"]))
+	res, err := Generate(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Content, "Last updated: 22 November 2026. Template version: "+TemplateVersion+".") || res.TemplateVersion != TemplateVersion {
+		t.Errorf("default effective date not the template date")
+	}
+	at := time.Date(2027, 3, 4, 23, 30, 0, 0, time.FixedZone("X", -5*3600)) // 5 March in UTC
+	res, err = GenerateWith(req, Options{EffectiveDate: at})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Content, "Last updated: 5 March 2027.") || !res.EffectiveDate.Equal(time.Date(2027, 3, 5, 0, 0, 0, 0, time.UTC)) {
+		t.Errorf("effective date not used: %v", res.EffectiveDate)
+	}
+}
+
+// TestEscaping renders hostile user strings in every format and checks
+// that none of them becomes markup.
+func TestEscaping(t *testing.T) {
+	hostile := "Evil <script>alert(1)</script> *bold* _it_ [x](https://evil.example) `code` # h | pipe & amp ![img](y)"
+	req := Request{
+		Type: "privacy", BusinessName: hostile, WebsiteURL: "https://shop.example/a?b=1&c=<2>", BusinessType: "ecommerce",
+		Language: "en", Jurisdiction: "EU", CollectsUserData: true, ThirdPartyServices: []string{"stripe"},
+		ContactEmail: "privacy@shop.example", PostalAddress: "1. Line one\n- Line two\n===\n<b>three</b>",
+	}
+	doc, _, _, _, err := Compose(req, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Run("markdown", func(t *testing.T) {
+		out, _ := Render(doc, "markdown", "en")
+		// What is left once every backslash escape is removed must hold
+		// no markup from the user strings.
+		live := regexp.MustCompile(`\\.`).ReplaceAllString(out, "")
+		for _, bad := range []string{"<script>", "*bold*", "_it_", "[x](https://evil.example)", "`code`", "| pipe", "& amp", "![img]", "<b>", "\n- Line two", "\n==="} {
+			if strings.Contains(live, bad) {
+				t.Errorf("markdown contains live %q", bad)
+			}
+		}
+		for _, want := range []string{`Evil \<script\>alert(1)\</script\> \*bold\* \_it\_ \[x\](https://evil.example) \` + "`code\\`" + ` \# h \| pipe \& amp \!\[img\](y)`,
+			"1. Line one, - Line two, ===, \\<b\\>three\\</b\\>"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("markdown lacks escaped %q", want)
+			}
+		}
+		if !strings.Contains(out, `[https://shop.example/a?b=1\&c=\<2\>](<https://shop.example/a?b=1&c=%3C2%3E>)`) {
+			t.Errorf("website link not escaped as expected:\n%s", out[:600])
+		}
+	})
+	t.Run("markdown block start", func(t *testing.T) {
+		for in, want := range map[string]string{"1. Acme": `1\. Acme`, "- Acme": `\- Acme`, "+ x": `\+ x`, "= x": `\= x`, "2) y": `2\) y`, "Acme": "Acme"} {
+			if got := mdBlockStart(mdEscape(in)); got != want {
+				t.Errorf("mdBlockStart(%q) = %q, want %q", in, got, want)
+			}
+		}
+	})
+	t.Run("html", func(t *testing.T) {
+		out, _ := Render(doc, "html", "en")
+		for _, bad := range []string{"<script>", "<b>", "c=<2>"} {
+			if strings.Contains(out, bad) {
+				t.Errorf("html contains live %q", bad)
+			}
+		}
+		if !strings.Contains(out, "Evil &lt;script&gt;alert(1)&lt;/script&gt; *bold* _it_ [x](https://evil.example) `code` # h | pipe &amp; amp") {
+			t.Error("html does not show the business name as escaped text")
+		}
+		if strings.Count(out, "<script") != 0 || strings.Contains(out, `href="javascript`) {
+			t.Error("html has script")
+		}
+	})
+	t.Run("text", func(t *testing.T) {
+		out, _ := Render(doc, "text", "en")
+		if !strings.Contains(out, hostile) {
+			t.Error("text does not show the business name verbatim")
+		}
+		if !strings.Contains(out, "1. Line one, - Line two, ===, <b>three</b>") {
+			t.Error("postal address newlines not flattened in text")
+		}
+	})
+	t.Run("unsafe link scheme", func(t *testing.T) {
+		d := &Document{Title: text("T"), Blocks: []Block{{Kind: Paragraph, Inlines: []Inline{{Kind: Link, Text: "click", URL: "javascript:alert(1)"}}}}}
+		for _, f := range Formats {
+			out, _ := Render(d, f, "en")
+			if f != "text" && strings.Contains(out, "javascript:") {
+				t.Errorf("%s links to javascript: %s", f, out)
+			}
+		}
+	})
+}
+
+func TestMissingFieldsVisibleAndFlagged(t *testing.T) {
+	for _, j := range []string{"EU", "UK", "US-CA"} {
+		req := Request{Type: "privacy", BusinessName: "NoContact", WebsiteURL: "https://n.example", BusinessType: "saas",
+			Language: "en", Jurisdiction: j, CollectsUserData: true, ThirdPartyServices: []string{}, Format: "markdown"}
+		res, err := Generate(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(res.Content, `[contact email not provided\]`) || !strings.Contains(res.Content, `[postal address not provided\]`) {
+			t.Errorf("%s: placeholders missing", j)
+		}
+		var codes []string
+		for _, f := range res.Flags {
+			codes = append(codes, f.Code)
+		}
+		if !slices.Contains(codes, "missing_contact_email") || !slices.Contains(codes, "missing_postal_address") {
+			t.Errorf("%s: flags %v lack the missing fields", j, codes)
+		}
+	}
+}
+
+func TestImpliedFlags(t *testing.T) {
+	req := Request{Type: "privacy", BusinessName: "X", WebsiteURL: "https://x.example", BusinessType: "blog", Language: "en",
+		Jurisdiction: "EU", ThirdPartyServices: []string{"google-analytics", "stripe"}, ContactEmail: "a@x.example", Format: "markdown"}
+	res, err := Generate(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var codes []string
+	for _, f := range res.Flags {
+		codes = append(codes, f.Code)
+	}
+	for _, want := range []string{"implied_uses_analytics", "implied_collects_payments", "cookie_consent_required"} {
+		if !slices.Contains(codes, want) {
+			t.Errorf("flags %v lack %s", codes, want)
+		}
+	}
+	if !strings.Contains(res.Content, "Taking payments and issuing refunds") {
+		t.Error("payments implied by Stripe are not disclosed")
+	}
+}
+
+// TestConcurrentGenerate runs generations in parallel: the lazily loaded
+// data and the generator table are shared (run with -race).
+func TestConcurrentGenerate(t *testing.T) {
+	req, err := ParseRequest([]byte(goldenRequests["us-ca-marketplace"]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Generate(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan string)
+	for range 8 {
+		go func() {
+			res, err := Generate(req)
+			if err != nil {
+				done <- err.Error()
+				return
+			}
+			done <- res.Content
+		}()
+	}
+	for range 8 {
+		if got := <-done; got != want.Content {
+			t.Error("a concurrent generation differs")
+		}
+	}
+}
+
+func TestGenerateDefaults(t *testing.T) {
+	res, err := Generate(Request{Type: "privacy", BusinessName: "D", WebsiteURL: "https://d.example", BusinessType: "blog", Jurisdiction: "UK"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Format != "markdown" || !strings.HasPrefix(res.Content, "# Privacy Policy\n") {
+		t.Errorf("defaults not applied: %q", res.Content[:40])
+	}
+}
+
+func BenchmarkGenerate(b *testing.B) {
+	req, err := ParseRequest([]byte(goldenRequests["eu-ecommerce"]))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := Generate(req); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Generate(req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkParseRequest(b *testing.B) {
+	body := []byte(goldenRequests["eu-ecommerce"])
+	if _, err := ParseRequest(body); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ParseRequest(body); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

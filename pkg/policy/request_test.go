@@ -1,0 +1,187 @@
+package policy
+
+import (
+	"encoding/json"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/policygen/policygen/pkg/errs"
+)
+
+// valid is a complete request; tests change one thing at a time.
+func valid() map[string]any {
+	return map[string]any{
+		"type": "privacy", "businessName": "Acme", "websiteUrl": "https://acme.example", "businessType": "saas",
+		"jurisdiction": "EU", "collectsPayments": true, "collectsUserData": true, "usesAnalytics": false,
+		"thirdPartyServices": []any{"stripe"},
+	}
+}
+
+func body(t *testing.T, m map[string]any) []byte {
+	t.Helper()
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func with(changes map[string]any) map[string]any {
+	m := valid()
+	for k, v := range changes {
+		if v == nil {
+			delete(m, k)
+		} else {
+			m[k] = v
+		}
+	}
+	return m
+}
+
+func TestParseRequestValid(t *testing.T) {
+	tests := []struct {
+		name   string
+		in     map[string]any
+		assert func(t *testing.T, r Request)
+	}{
+		{"defaults", valid(), func(t *testing.T, r Request) {
+			if r.Language != "en" || r.Format != "markdown" || r.ContactEmail != "" {
+				t.Errorf("defaults not applied: %+v", r)
+			}
+		}},
+		{"enums are case-insensitive and canonicalised", with(map[string]any{"type": "PRIVACY", "businessType": "SaaS", "jurisdiction": "us-ca", "language": "EN", "format": "HTML"}), func(t *testing.T, r Request) {
+			if r.Type != "privacy" || r.BusinessType != "saas" || r.Jurisdiction != "US-CA" || r.Language != "en" || r.Format != "html" {
+				t.Errorf("not canonical: %+v", r)
+			}
+		}},
+		{"strings are trimmed", with(map[string]any{"businessName": "  Acme  ", "postalAddress": " 1 Road\nTown "}), func(t *testing.T, r Request) {
+			if r.BusinessName != "Acme" || r.PostalAddress != "1 Road\nTown" {
+				t.Errorf("not trimmed: %q %q", r.BusinessName, r.PostalAddress)
+			}
+		}},
+		{"url scheme and host lower-cased", with(map[string]any{"websiteUrl": "HTTPS://Acme.EXAMPLE/Path"}), func(t *testing.T, r Request) {
+			if r.WebsiteURL != "https://acme.example/Path" {
+				t.Errorf("url = %q", r.WebsiteURL)
+			}
+		}},
+		{"services lower-cased, de-duplicated and sorted", with(map[string]any{"thirdPartyServices": []any{"Stripe", "google-analytics", "stripe "}}), func(t *testing.T, r Request) {
+			if !reflect.DeepEqual(r.ThirdPartyServices, []string{"google-analytics", "stripe"}) {
+				t.Errorf("services = %v", r.ThirdPartyServices)
+			}
+		}},
+		{"services omitted or null is empty", with(map[string]any{"thirdPartyServices": nil}), func(t *testing.T, r Request) {
+			if r.ThirdPartyServices == nil || len(r.ThirdPartyServices) != 0 {
+				t.Errorf("services = %#v", r.ThirdPartyServices)
+			}
+		}},
+		{"optional contact fields", with(map[string]any{"contactEmail": "privacy@acme.example", "postalAddress": "1 Road"}), func(t *testing.T, r Request) {
+			if r.ContactEmail != "privacy@acme.example" || r.PostalAddress != "1 Road" {
+				t.Errorf("%+v", r)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := ParseRequest(body(t, tt.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.assert(t, r)
+		})
+	}
+}
+
+// fieldErr is one expected field error; allowed non-nil means the error
+// must list exactly those allowed values.
+type fieldErr struct {
+	field, msg string
+	allowed    []string
+}
+
+func TestParseRequestInvalid(t *testing.T) {
+	long := strings.Repeat("x", MaxBusinessName+1)
+	tests := []struct {
+		name string
+		in   map[string]any
+		want []fieldErr
+	}{
+		{"unknown field", with(map[string]any{"colour": "red"}), []fieldErr{{"colour", "unknown field", nil}}},
+		{"type missing", with(map[string]any{"type": nil}), []fieldErr{{"type", "is required", nil}}},
+		{"type not a string", with(map[string]any{"type": 1}), []fieldErr{{"type", "must be a string", nil}}},
+		{"type empty", with(map[string]any{"type": " "}), []fieldErr{{"type", "must not be empty", nil}}},
+		{"type not allowed", with(map[string]any{"type": "terms"}), []fieldErr{{"type", "must be one of the allowed values", Types()}}},
+		{"businessName missing", with(map[string]any{"businessName": nil}), []fieldErr{{"businessName", "is required", nil}}},
+		{"businessName too long", with(map[string]any{"businessName": long}), []fieldErr{{"businessName", "must be at most 200 characters", nil}}},
+		{"businessName control character", with(map[string]any{"businessName": "A\x07B"}), []fieldErr{{"businessName", "must not contain control characters", nil}}},
+		{"websiteUrl relative", with(map[string]any{"websiteUrl": "acme.example"}), []fieldErr{{"websiteUrl", "must be an absolute http or https URL such as https://example.com", nil}}},
+		{"websiteUrl ftp", with(map[string]any{"websiteUrl": "ftp://acme.example"}), []fieldErr{{"websiteUrl", "must use the http or https scheme", nil}}},
+		{"websiteUrl javascript", with(map[string]any{"websiteUrl": "javascript:alert(1)"}), []fieldErr{{"websiteUrl", "must be an absolute http or https URL such as https://example.com", nil}}},
+		{"websiteUrl userinfo", with(map[string]any{"websiteUrl": "https://u:p@acme.example"}), []fieldErr{{"websiteUrl", "must not contain user information", nil}}},
+		{"businessType not allowed", with(map[string]any{"businessType": "casino"}), []fieldErr{{"businessType", "must be one of the allowed values", BusinessTypes()}}},
+		{"language not allowed", with(map[string]any{"language": "fr"}), []fieldErr{{"language", "must be one of the allowed values", Languages()}}},
+		{"jurisdiction not allowed", with(map[string]any{"jurisdiction": "US-NY"}), []fieldErr{{"jurisdiction", "must be one of the allowed values", Jurisdictions()}}},
+		{"jurisdiction missing", with(map[string]any{"jurisdiction": nil}), []fieldErr{{"jurisdiction", "is required", nil}}},
+		{"booleans missing", with(map[string]any{"collectsPayments": nil, "collectsUserData": nil, "usesAnalytics": nil}), []fieldErr{
+			{"collectsPayments", "is required", nil}, {"collectsUserData", "is required", nil}, {"usesAnalytics", "is required", nil}}},
+		{"boolean as string", with(map[string]any{"usesAnalytics": "yes"}), []fieldErr{{"usesAnalytics", "must be a boolean", nil}}},
+		{"services not an array", with(map[string]any{"thirdPartyServices": "stripe"}), []fieldErr{{"thirdPartyServices", "must be an array of strings", nil}}},
+		{"service unknown", with(map[string]any{"thirdPartyServices": []any{"stripe", "acme-pay", 3}}), []fieldErr{
+			{"thirdPartyServices[1]", "must be one of the allowed values", ServiceIDs()}, {"thirdPartyServices[2]", "must be a string", nil}}},
+		{"too many services", with(map[string]any{"thirdPartyServices": func() []any {
+			s := make([]any, MaxServices+1)
+			for i := range s {
+				s[i] = "stripe"
+			}
+			return s
+		}()}), []fieldErr{{"thirdPartyServices", "must have at most 50 entries", nil}}},
+		{"contactEmail invalid", with(map[string]any{"contactEmail": "Acme <a@b.example>"}), []fieldErr{{"contactEmail", "must be a plain email address such as privacy@example.com", nil}}},
+		{"postalAddress too long", with(map[string]any{"postalAddress": strings.Repeat("x", MaxPostalAddress+1)}), []fieldErr{{"postalAddress", "must be at most 500 characters", nil}}},
+		{"format not allowed", with(map[string]any{"format": "pdf"}), []fieldErr{{"format", "must be one of the allowed values", Formats}}},
+		{"everything at once", map[string]any{"type": "x", "websiteUrl": "nope", "extra": true, "usesAnalytics": 1}, []fieldErr{
+			{"businessName", "is required", nil}, {"businessType", "is required", nil}, {"collectsPayments", "is required", nil},
+			{"collectsUserData", "is required", nil}, {"extra", "unknown field", nil}, {"jurisdiction", "is required", nil},
+			{"type", "must be one of the allowed values", Types()}, {"usesAnalytics", "must be a boolean", nil},
+			{"websiteUrl", "must be an absolute http or https URL such as https://example.com", nil}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ParseRequest(body(t, tt.in))
+			e := errs.As(err)
+			if e == nil || e.Kind != errs.Unprocessable || e.Code != "validation_failed" {
+				t.Fatalf("err = %v, want 422 validation_failed", err)
+			}
+			if len(e.Fields) != len(tt.want) {
+				t.Fatalf("fields = %+v, want %+v", e.Fields, tt.want)
+			}
+			for i, w := range tt.want {
+				g := e.Fields[i]
+				if g.Field != w.field || g.Message != w.msg {
+					t.Errorf("field %d = %s %q, want %s %q", i, g.Field, g.Message, w.field, w.msg)
+				}
+				if w.allowed != nil && !slices.Equal(g.Allowed, w.allowed) {
+					t.Errorf("field %s allowed = %v, want %v", g.Field, g.Allowed, w.allowed)
+				}
+			}
+		})
+	}
+}
+
+func TestParseRequestBadJSON(t *testing.T) {
+	for _, in := range []string{``, `nope`, `[]`, `null`, `"x"`, `{"type":"privacy"} {}`, `{"type":`} {
+		_, err := ParseRequest([]byte(in))
+		e := errs.As(err)
+		if e == nil || e.Kind != errs.Invalid || e.Code != "invalid_json" {
+			t.Errorf("ParseRequest(%q) = %v, want 400 invalid_json", in, err)
+		}
+	}
+}
+
+func TestAllowedSetsComeFromCatalog(t *testing.T) {
+	c := mustCatalog(t)
+	if !slices.Equal(ServiceIDs(), c.ServiceIDs()) || !slices.Equal(BusinessTypes(), c.BusinessTypeIDs()) ||
+		!slices.Equal(Jurisdictions(), []string{"EU", "UK", "US-CA"}) || !slices.Equal(Types(), []string{"privacy"}) || !slices.Equal(Languages(), []string{"en"}) {
+		t.Errorf("sets: %v %v %v %v %v", ServiceIDs(), BusinessTypes(), Jurisdictions(), Types(), Languages())
+	}
+}
