@@ -19,7 +19,8 @@ FUNCTIONS := GeneratePolicyFunction:generate-policy \
              ListPoliciesFunction:list-policies \
              GetPolicyFunction:get-policy \
              DeletePolicyFunction:delete-policy \
-             GetProfileFunction:get-profile
+             GetProfileFunction:get-profile \
+             FallbackFunction:fallback
 
 LAMBDA_BUILD = CGO_ENABLED=0 GOOS=linux GOARCH=$(GOARCH) $(GO) build -trimpath -tags lambda.norpc -ldflags='-s -w' -o $(ARTIFACTS_DIR)/bootstrap
 
@@ -43,6 +44,12 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./pkg/...
 	$(GO) run ./cmd/loadrun
 
+# test-lambda: only the deployment tests (template, make builds, binaries
+# against the in-test Lambda Runtime API); `make test` runs them too.
+.PHONY: test-lambda
+test-lambda: dynamodb-local
+	$(GO) test -count=1 ./functions/... ./pkg/lambdaenv/...
+
 # build: every function for the target architecture, one folder each.
 build:
 	@for f in $(FUNCTIONS); do \
@@ -60,6 +67,8 @@ build-DeletePolicyFunction:
 	$(LAMBDA_BUILD) ./functions/delete-policy
 build-GetProfileFunction:
 	$(LAMBDA_BUILD) ./functions/get-profile
+build-FallbackFunction:
+	$(LAMBDA_BUILD) ./functions/fallback
 
 tools: $(TOOLS)/bin/staticcheck $(TOOLS)/bin/actionlint
 

@@ -65,10 +65,19 @@ func GenerateWith(req Request, opts Options) (Result, error) {
 	if req.ThirdPartyServices == nil {
 		req.ThirdPartyServices = []string{}
 	}
+	if opts.EffectiveDate.IsZero() && req.EffectiveDate != "" {
+		d, err := ParseDate(req.EffectiveDate)
+		if err != nil {
+			return Result{}, errs.Wrap(err, errs.Internal, "internal", "internal error")
+		}
+		opts.EffectiveDate = d
+	}
 	doc, facts, applicable, date, err := Compose(req, opts)
 	if err != nil {
 		return Result{}, err
 	}
+	// The result's request names the date used, so it reproduces the bytes.
+	req.EffectiveDate = date.Format(DateLayout)
 	content, err := Render(doc, req.Format, req.Language)
 	if err != nil {
 		return Result{}, errs.Wrap(err, errs.Internal, "internal", "internal error")

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/policygen/policygen/pkg/errs"
@@ -30,6 +31,11 @@ type Request struct {
 	ContactEmail       string   `json:"contactEmail,omitempty"`
 	PostalAddress      string   `json:"postalAddress,omitempty"`
 	Format             string   `json:"format"`
+	// EffectiveDate is the document's "Last updated" date, YYYY-MM-DD. It is
+	// part of the input so that the normalised request alone reproduces the
+	// document byte for byte; the API fills in the creation date (UTC) when
+	// the client leaves it out.
+	EffectiveDate string `json:"effectiveDate,omitempty"`
 }
 
 // Field bounds. They are part of the API contract (openapi.yaml).
@@ -164,6 +170,13 @@ func ParseRequest(body []byte) (Request, error) {
 		req.PostalAddress = s
 	}
 	req.Format = enum("format", false, DefaultFormat, Formats, strings.ToLower)
+	if s, ok := str("effectiveDate", false, len(DateLayout)); ok && s != "" {
+		if d, err := ParseDate(s); err != nil {
+			bad.Add("effectiveDate", err.Error())
+		} else {
+			req.EffectiveDate = d.Format(DateLayout)
+		}
+	}
 
 	if err := bad.Err(errs.Unprocessable, "validation_failed", "the request has invalid fields"); err != nil {
 		return Request{}, err
@@ -174,7 +187,22 @@ func ParseRequest(body []byte) (Request, error) {
 var fieldNames = []string{
 	"type", "businessName", "websiteUrl", "businessType", "language", "jurisdiction",
 	"collectsPayments", "collectsUserData", "usesAnalytics", "thirdPartyServices",
-	"contactEmail", "postalAddress", "format",
+	"contactEmail", "postalAddress", "format", "effectiveDate",
+}
+
+// DateLayout is the form of Request.EffectiveDate.
+const DateLayout = "2006-01-02"
+
+// ParseDate parses an effective date: a calendar date from 2000 to 2099.
+func ParseDate(s string) (time.Time, error) {
+	d, err := time.Parse(DateLayout, s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("must be a date in the form YYYY-MM-DD")
+	}
+	if d.Year() < 2000 || d.Year() > 2099 {
+		return time.Time{}, fmt.Errorf("must be a date between 2000-01-01 and 2099-12-31")
+	}
+	return d, nil
 }
 
 // services validates thirdPartyServices: an array of known service ids,

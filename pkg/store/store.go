@@ -37,6 +37,9 @@ type Summary struct {
 	CollectsUserData   bool              `json:"collectsUserData"`
 	UsesAnalytics      bool              `json:"usesAnalytics"`
 	ThirdPartyServices []string          `json:"thirdPartyServices"`
+	ContactEmail       string            `json:"contactEmail,omitempty"`
+	PostalAddress      string            `json:"postalAddress,omitempty"`
+	EffectiveDate      string            `json:"effectiveDate"` // YYYY-MM-DD
 	Format             string            `json:"format"`
 	RiskScore          int               `json:"riskScore"`
 	RiskLevel          string            `json:"riskLevel"`
@@ -64,6 +67,8 @@ const MaxListLimit = 100
 
 // Store is the persistence contract. Errors are *errs.Error of kind NotFound
 // or Conflict where the contract says so; anything else is Internal.
+// Returned records are normalised: times in UTC, and a Summary's
+// ThirdPartyServices and ComplianceFlags are never nil.
 type Store interface {
 	// CreateAccount stores a new account. Conflict if the id exists.
 	CreateAccount(ctx context.Context, a account.Account) error
@@ -82,8 +87,10 @@ type Store interface {
 	KeyByHash(ctx context.Context, hash string) (account.Key, error)
 	// Key returns the key with this id. NotFound if none.
 	Key(ctx context.Context, id string) (account.Key, error)
-	// RevokeKey marks the key revoked at at. NotFound if there is no such
-	// key; revoking a revoked key keeps the first revocation time.
+	// RevokeKey marks the key revoked from at on. NotFound if there is no
+	// such key. The earlier of an existing and the new revocation time wins,
+	// so revoking now overrides a revocation scheduled for later (key
+	// rotation with a grace period) and a later call cannot extend a key.
 	RevokeKey(ctx context.Context, id string, at time.Time) (account.Key, error)
 
 	// CreatePolicy stores a policy and counts it in its account's usage for
@@ -92,7 +99,8 @@ type Store interface {
 	// Policy returns one of the account's policies. NotFound if the account
 	// has no policy with this id (whether or not another account has).
 	Policy(ctx context.Context, accountID, id string) (Policy, error)
-	// ListPolicies returns the account's policies, newest first.
+	// ListPolicies returns the account's policies, newest first. Invalid if
+	// opt.Limit is outside 1..MaxListLimit.
 	ListPolicies(ctx context.Context, accountID string, opt ListOptions) (Page, error)
 	// DeletePolicy removes one of the account's policies. NotFound as Policy.
 	DeletePolicy(ctx context.Context, accountID, id string) error

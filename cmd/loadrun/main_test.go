@@ -1,0 +1,38 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"regexp"
+	"testing"
+)
+
+func TestRunInProcess(t *testing.T) {
+	var out bytes.Buffer
+	err := run(context.Background(), []string{"--workers", "2", "--requests", "40", "--duration", "30s"}, &out, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ep := range []string{"generate", "get"} {
+		// endpoint, requests > 0, errors 0
+		if !regexp.MustCompile(`(?m)^\s*` + ep + `\s+[1-9][0-9]*\s+0\s+[0-9.]+\s+\S+\s+\S+`).MatchString(out.String()) {
+			t.Errorf("no clean %s row in:\n%s", ep, out.String())
+		}
+	}
+}
+
+func TestRunRefuses(t *testing.T) {
+	for _, args := range [][]string{
+		{"--url", "http://example.com:8080", "--key", "k"},
+		{"--url", "http://10.0.0.1:8080", "--key", "k"},
+		{"--url", "http://127.0.0.1:8080"},
+		{"--duration", "1h"},
+		{"--requests", "1000000"},
+		{"--workers", "0"},
+	} {
+		if err := run(context.Background(), args, io.Discard, io.Discard); err == nil {
+			t.Errorf("run(%q) succeeded", args)
+		}
+	}
+}

@@ -1,0 +1,184 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+)
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// instance is a running policyd: run() in a goroutine on a random port.
+type instance struct {
+	base   string
+	lines  []string // stdout up to the last line of the start-up message
+	stderr *syncBuffer
+	stop   func() error
+}
+
+// start runs policyd and reads its start-up output until a line matching
+// until; reading the pipe blocks, so there is no sleeping or polling.
+func start(t *testing.T, spec string, until *regexp.Regexp) *instance {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	inst := &instance{stderr: &syncBuffer{}}
+	done := make(chan error, 1)
+	go func() {
+		err := run(ctx, []string{"--addr", "127.0.0.1:0", "--store", spec}, func(string) string { return "" }, pw, inst.stderr)
+		pw.CloseWithError(io.EOF)
+		done <- err
+	}()
+	sc := bufio.NewScanner(pr)
+	for sc.Scan() {
+		line := sc.Text()
+		inst.lines = append(inst.lines, line)
+		if m := regexp.MustCompile(`listening on (http://\S+)`).FindStringSubmatch(line); m != nil {
+			inst.base = m[1]
+		}
+		if until.MatchString(line) {
+			break
+		}
+	}
+	go io.Copy(io.Discard, pr)
+	if inst.base == "" {
+		cancel()
+		t.Fatalf("policyd did not start: %v\nstdout: %q\nstderr: %s", <-done, inst.lines, inst.stderr)
+	}
+	inst.stop = func() error { cancel(); return <-done }
+	t.Cleanup(func() { cancel() })
+	return inst
+}
+
+func TestRunFirstStartAndRestart(t *testing.T) {
+	dir := t.TempDir()
+	spec := "bolt:" + filepath.Join(dir, "data", "policygen.db")
+
+	first := start(t, spec, regexp.MustCompile(`^curl `))
+	out := strings.Join(first.lines, "\n")
+	key := regexp.MustCompile(`pol_live_[0-9A-Za-z]{38}`).FindString(out)
+	if key == "" || !strings.Contains(out, "Demo Agency") && !strings.Contains(out, "demo@example.com") {
+		t.Fatalf("no key or demo account in start-up output:\n%s", out)
+	}
+	curl := first.lines[len(first.lines)-1]
+	if !strings.Contains(curl, first.base+"/v1/policies/generate") || !strings.Contains(curl, key) {
+		t.Fatalf("curl command %q does not use %s and the key", curl, first.base)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "data", "pepper")); err != nil {
+		t.Errorf("pepper file next to the store: %v", err)
+	}
+
+	// The printed command, run exactly as printed, by the real curl.
+	res, err := exec.Command("sh", "-c", curl+" -w '\\n%{http_code}'").Output()
+	if err != nil {
+		t.Fatalf("curl: %v", err)
+	}
+	out2 := strings.TrimSpace(string(res))
+	i := strings.LastIndex(out2, "\n")
+	body, code := strings.TrimSpace(out2[:max(i, 0)]), out2[i+1:]
+	if code != "201" {
+		t.Fatalf("printed curl answered %s: %s", code, body)
+	}
+	var pol struct{ ID, Content, BusinessName string }
+	if err := json.Unmarshal([]byte(body), &pol); err != nil || pol.ID == "" || pol.Content == "" {
+		t.Fatalf("curl body %s: %v", body, err)
+	}
+
+	acct := profileAccount(t, first.base, key)
+	if err := first.stop(); err != nil {
+		t.Fatalf("run returned %v after cancel", err)
+	}
+	// One JSON access log line per request, naming the route, not the id.
+	var logged bool
+	for _, l := range strings.Split(first.stderr.String(), "\n") {
+		var m map[string]any
+		if l == "" {
+			continue
+		}
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Errorf("stderr line is not JSON: %q", l)
+		}
+		if m["msg"] == "request" && m["path"] == "/v1/policies/generate" && m["status"] == float64(201) && m["requestId"] != "" {
+			logged = true
+		}
+	}
+	if !logged {
+		t.Errorf("no access log line for generate:\n%s", first.stderr)
+	}
+
+	// A restart keeps the account and makes no new one.
+	second := start(t, spec, regexp.MustCompile(`policyctl`))
+	out = strings.Join(second.lines, "\n")
+	if strings.Contains(out, "pol_live_") || strings.Contains(out, "Created demo") {
+		t.Errorf("restart created another account:\n%s", out)
+	}
+	if !strings.Contains(out, "key create --account") {
+		t.Errorf("restart does not say how to mint a key:\n%s", out)
+	}
+	if got := profileAccount(t, second.base, key); got != acct {
+		t.Errorf("account after restart = %s, want %s", got, acct)
+	}
+	if err := second.stop(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func profileAccount(t *testing.T, base, key string) string {
+	t.Helper()
+	req, _ := http.NewRequest("GET", base+"/v1/auth/profile", nil)
+	req.Header.Set("Authorization", "Bearer "+key)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var p struct {
+		Account struct{ ID, Name, Plan string }
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&p); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("profile: %d %v", resp.StatusCode, err)
+	}
+	if p.Account.Name != "Demo Agency" || p.Account.Plan != "agency" {
+		t.Errorf("profile account = %+v", p.Account)
+	}
+	return p.Account.ID
+}
+
+func TestRunBadFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"--store", "mysql:x"},
+		{"--nope"},
+		{"extra"},
+		{"--store", "dynamodb:table"}, // no pepper source named
+		{"--store", "bolt:" + filepath.Join(t.TempDir(), "db"), "--pepper-file", "p", "--pepper-secret", "s"},
+	} {
+		if err := run(context.Background(), args, func(string) string { return "" }, io.Discard, io.Discard); err == nil {
+			t.Errorf("run(%q) succeeded", args)
+		}
+	}
+}

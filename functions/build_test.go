@@ -1,0 +1,157 @@
+package functions_test
+
+import (
+	"bytes"
+	"debug/elf"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/policygen/policygen/pkg/store/dynamo/dynamotest"
+)
+
+// buildRoot holds every bootstrap the tests build; TestMain removes it.
+var buildRoot string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "policygen-functions-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	buildRoot = dir
+	code := m.Run()
+	dynamotest.Stop() // the DynamoDB Local that TestFunctionsAnswerEventSamples started
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// logicalIDs lists the functions in a stable order.
+func logicalIDs() []string {
+	ids := make([]string, 0, len(wantFunctions))
+	for id := range wantFunctions {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// builds caches one `make build-<LogicalId>` per (function, arch) for the
+// whole test binary: the runtime tests reuse what the build tests built.
+var builds = struct {
+	sync.Mutex
+	done map[string]buildResult
+}{done: map[string]buildResult{}}
+
+type buildResult struct {
+	bootstrap string
+	output    string
+	err       error
+}
+
+// makeBuild runs the function's Makefile target the way `sam build` does
+// (aws-lambda-builders' custom make workflow: `make --makefile <Makefile>
+// build-<LogicalId>` in the source tree with ARTIFACTS_DIR in the
+// environment). goarch "" leaves the Makefile's default architecture.
+func makeBuild(t testing.TB, logicalID, goarch string) string {
+	t.Helper()
+	key := logicalID + "/" + goarch
+	builds.Lock()
+	defer builds.Unlock()
+	r, ok := builds.done[key]
+	if !ok {
+		r = runMake(t, logicalID, goarch)
+		builds.done[key] = r
+	}
+	if r.err != nil {
+		t.Fatalf("make build-%s (GOARCH=%q): %v\n%s", logicalID, goarch, r.err, r.output)
+	}
+	return r.bootstrap
+}
+
+func runMake(t testing.TB, logicalID, goarch string) buildResult {
+	root := repoRoot(t)
+	arch := goarch
+	if arch == "" {
+		arch = "default"
+	}
+	artifacts := filepath.Join(buildRoot, arch, logicalID)
+	if err := os.MkdirAll(artifacts, 0o755); err != nil {
+		return buildResult{err: err}
+	}
+	args := []string{"--no-print-directory", "--makefile", filepath.Join(root, "Makefile"), "build-" + logicalID}
+	if goarch != "" {
+		args = append(args, "GOARCH="+goarch)
+	}
+	cmd := exec.Command("make", args...)
+	cmd.Dir = root
+	// GOARCH/GOOS from the caller's environment would override the
+	// Makefile's default (GOARCH ?= arm64); the default is what is tested.
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "GOARCH=") && !strings.HasPrefix(kv, "GOOS=") && !strings.HasPrefix(kv, "ARTIFACTS_DIR=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, "ARTIFACTS_DIR="+artifacts)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	return buildResult{bootstrap: filepath.Join(artifacts, "bootstrap"), output: out.String(), err: err}
+}
+
+var elfMachine = map[string]elf.Machine{
+	"amd64": elf.EM_X86_64,
+	"arm64": elf.EM_AARCH64,
+}
+
+func checkBootstrap(t *testing.T, path string, want elf.Machine) {
+	t.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatalf("no bootstrap: %v", err)
+	}
+	if fi.Mode()&0o111 == 0 {
+		t.Errorf("%s is not executable (mode %v)", path, fi.Mode())
+	}
+	f, err := elf.Open(path)
+	if err != nil {
+		t.Fatalf("bootstrap is not an ELF file: %v", err)
+	}
+	defer f.Close()
+	if f.Machine != want {
+		t.Errorf("bootstrap machine = %v, want %v", f.Machine, want)
+	}
+	if f.Type != elf.ET_EXEC {
+		t.Errorf("bootstrap ELF type = %v, want ET_EXEC (static, CGO_ENABLED=0)", f.Type)
+	}
+	// Lambda's provided.al2023 runtime has no loader for us to rely on.
+	if p := f.Section(".interp"); p != nil {
+		t.Errorf("bootstrap is dynamically linked (.interp present)")
+	}
+}
+
+func TestMakeBuildProducesBootstrapForHostArch(t *testing.T) {
+	want, ok := elfMachine[runtime.GOARCH]
+	if !ok {
+		t.Skipf("no ELF machine known for %s", runtime.GOARCH)
+	}
+	for _, id := range logicalIDs() {
+		t.Run(id, func(t *testing.T) {
+			checkBootstrap(t, makeBuild(t, id, runtime.GOARCH), want)
+		})
+	}
+}
+
+func TestMakeBuildDefaultsToArm64(t *testing.T) {
+	for _, id := range logicalIDs() {
+		t.Run(id, func(t *testing.T) {
+			checkBootstrap(t, makeBuild(t, id, ""), elf.EM_AARCH64)
+		})
+	}
+}

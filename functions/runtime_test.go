@@ -1,0 +1,701 @@
+package functions_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-sdk-go-v2/aws"
+
+	"github.com/policygen/policygen/pkg/account"
+	"github.com/policygen/policygen/pkg/api"
+	"github.com/policygen/policygen/pkg/auth"
+	"github.com/policygen/policygen/pkg/ids"
+	"github.com/policygen/policygen/pkg/secrets"
+	"github.com/policygen/policygen/pkg/store/dynamo"
+	"github.com/policygen/policygen/pkg/store/dynamo/dynamotest"
+)
+
+// ---------------------------------------------------------------------------
+// An in-test Lambda Runtime API (the HTTP interface a provided.al2023
+// bootstrap polls), so a built binary runs exactly as Lambda runs it.
+
+const runtimePrefix = "/2018-06-01/runtime"
+
+// runtimeAPI serves one function process: it hands out queued events on
+// /invocation/next and collects what the process posts back.
+type runtimeAPI struct {
+	srv      *httptest.Server
+	arn      string
+	next     chan invocation
+	stop     chan struct{}
+	mu       sync.Mutex
+	pending  map[string]chan invocationResult
+	initErrs chan []byte
+	seq      atomic.Int64
+}
+
+type invocation struct {
+	id    string
+	event []byte
+}
+
+type invocationResult struct {
+	kind string // "response" or "error"
+	body []byte
+}
+
+func newRuntimeAPI(t *testing.T, functionName string) *runtimeAPI {
+	t.Helper()
+	rt := &runtimeAPI{
+		arn:      "arn:aws:lambda:us-east-1:123456789012:function:" + functionName,
+		next:     make(chan invocation),
+		stop:     make(chan struct{}),
+		pending:  map[string]chan invocationResult{},
+		initErrs: make(chan []byte, 1),
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET "+runtimePrefix+"/invocation/next", rt.handleNext)
+	mux.HandleFunc("POST "+runtimePrefix+"/invocation/{id}/response", rt.handleResult("response"))
+	mux.HandleFunc("POST "+runtimePrefix+"/invocation/{id}/error", rt.handleResult("error"))
+	mux.HandleFunc("POST "+runtimePrefix+"/init/error", func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		select {
+		case rt.initErrs <- b:
+		default:
+		}
+		w.WriteHeader(http.StatusAccepted)
+	})
+	rt.srv = httptest.NewServer(mux)
+	t.Cleanup(func() {
+		close(rt.stop) // release a long-polling /next before Close waits for it
+		rt.srv.Close()
+	})
+	return rt
+}
+
+// hostPort is the value of AWS_LAMBDA_RUNTIME_API (no scheme).
+func (rt *runtimeAPI) hostPort() string { return rt.srv.Listener.Addr().String() }
+
+func (rt *runtimeAPI) handleNext(w http.ResponseWriter, r *http.Request) {
+	select {
+	case inv := <-rt.next:
+		h := w.Header()
+		h.Set("Content-Type", "application/json")
+		h.Set("Lambda-Runtime-Aws-Request-Id", inv.id)
+		// The function derives its context deadline from this; generous, as
+		// it only guards against a hung invocation.
+		h.Set("Lambda-Runtime-Deadline-Ms", fmt.Sprint(time.Now().Add(5*time.Minute).UnixMilli()))
+		h.Set("Lambda-Runtime-Invoked-Function-Arn", rt.arn)
+		h.Set("Lambda-Runtime-Trace-Id", "Root=1-67400000-"+strings.Repeat("0", 16)+fmt.Sprintf("%08x", rt.seq.Load())+";Parent=0000000000000001;Sampled=0")
+		w.WriteHeader(http.StatusOK)
+		w.Write(inv.event)
+	case <-r.Context().Done():
+	case <-rt.stop:
+		http.Error(w, "runtime API shutting down", http.StatusInternalServerError)
+	}
+}
+
+func (rt *runtimeAPI) handleResult(kind string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		b, err := io.ReadAll(r.Body)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		rt.mu.Lock()
+		ch, ok := rt.pending[r.PathValue("id")]
+		delete(rt.pending, r.PathValue("id"))
+		rt.mu.Unlock()
+		if !ok {
+			http.Error(w, "unknown request id", http.StatusBadRequest)
+			return
+		}
+		ch <- invocationResult{kind: kind, body: b}
+		w.WriteHeader(http.StatusAccepted)
+	}
+}
+
+// lambdaProcess is a built bootstrap running against a runtimeAPI.
+type lambdaProcess struct {
+	name   string
+	rt     *runtimeAPI
+	cmd    *exec.Cmd
+	exited chan struct{}
+	output *syncBuffer
+}
+
+// syncBuffer collects the process's stdout and stderr for failure messages.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// startFunction runs bootstrap with the Lambda environment plus env. The
+// process is killed when the test ends.
+func startFunction(t *testing.T, name, bootstrap string, env map[string]string) *lambdaProcess {
+	t.Helper()
+	rt := newRuntimeAPI(t, name)
+	p := &lambdaProcess{name: name, rt: rt, exited: make(chan struct{}), output: &syncBuffer{}}
+	p.cmd = exec.Command(bootstrap)
+	p.cmd.Dir = t.TempDir()
+	p.cmd.Env = []string{
+		"AWS_LAMBDA_RUNTIME_API=" + rt.hostPort(),
+		"AWS_LAMBDA_FUNCTION_NAME=" + name,
+		"AWS_LAMBDA_FUNCTION_VERSION=$LATEST",
+		"AWS_LAMBDA_FUNCTION_MEMORY_SIZE=256",
+		"AWS_LAMBDA_LOG_GROUP_NAME=/policygen/test/" + name,
+		"AWS_LAMBDA_LOG_STREAM_NAME=2026/01/01/[$LATEST]0123456789abcdef",
+		"AWS_EXECUTION_ENV=AWS_Lambda_provided.al2023",
+		"LAMBDA_TASK_ROOT=" + filepath.Dir(bootstrap),
+		"TZ=UTC",
+		"HOME=" + p.cmd.Dir,
+	}
+	for k, v := range env {
+		p.cmd.Env = append(p.cmd.Env, k+"="+v)
+	}
+	p.cmd.Stdout, p.cmd.Stderr = p.output, p.output
+	if err := p.cmd.Start(); err != nil {
+		t.Fatalf("start %s: %v", name, err)
+	}
+	go func() {
+		p.cmd.Wait()
+		close(p.exited)
+	}()
+	t.Cleanup(func() {
+		p.cmd.Process.Kill()
+		<-p.exited
+		if t.Failed() {
+			t.Logf("%s output:\n%s", name, p.output.String())
+		}
+	})
+	return p
+}
+
+// invoke sends one event and returns the function's proxy response. It
+// fails the test if the function reports an error or exits.
+func (p *lambdaProcess) invoke(t *testing.T, event []byte) events.APIGatewayV2HTTPResponse {
+	t.Helper()
+	id := fmt.Sprintf("c0ffee00-0000-4000-8000-%012d", p.rt.seq.Add(1))
+	done := make(chan invocationResult, 1)
+	p.rt.mu.Lock()
+	p.rt.pending[id] = done
+	p.rt.mu.Unlock()
+
+	// A guard against a hung process, not a performance assertion.
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	select {
+	case p.rt.next <- invocation{id: id, event: event}:
+	case <-p.exited:
+		t.Fatalf("%s exited before taking the event:\n%s", p.name, p.output.String())
+	case b := <-p.rt.initErrs:
+		t.Fatalf("%s reported an init error: %s", p.name, b)
+	case <-ctx.Done():
+		t.Fatalf("%s never polled for an event", p.name)
+	}
+	var res invocationResult
+	select {
+	case res = <-done:
+	case <-p.exited:
+		t.Fatalf("%s exited during the invocation:\n%s", p.name, p.output.String())
+	case <-ctx.Done():
+		t.Fatalf("%s never answered", p.name)
+	}
+	if res.kind != "response" {
+		t.Fatalf("%s reported an invocation error: %s", p.name, res.body)
+	}
+	var resp events.APIGatewayV2HTTPResponse
+	if err := json.Unmarshal(res.body, &resp); err != nil {
+		t.Fatalf("%s response is not an HTTP API v2 proxy response: %v\n%s", p.name, err, res.body)
+	}
+	return resp
+}
+
+// ---------------------------------------------------------------------------
+// A Secrets Manager endpoint speaking the service's JSON protocol, counting
+// GetSecretValue calls per secret id.
+
+type fakeSecretsManager struct {
+	srv    *httptest.Server
+	secret string
+	mu     sync.Mutex
+	calls  map[string]int
+}
+
+func newFakeSecretsManager(t *testing.T, secret string) *fakeSecretsManager {
+	f := &fakeSecretsManager{secret: secret, calls: map[string]int{}}
+	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
+	t.Cleanup(f.srv.Close)
+	return f
+}
+
+func (f *fakeSecretsManager) serve(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/x-amz-json-1.1")
+	fail := func(status int, typ, msg string) {
+		w.WriteHeader(status)
+		json.NewEncoder(w).Encode(map[string]string{"__type": typ, "message": msg})
+	}
+	if r.Method != http.MethodPost || r.URL.Path != "/" {
+		fail(http.StatusNotFound, "UnknownOperationException", r.Method+" "+r.URL.Path)
+		return
+	}
+	if target := r.Header.Get("X-Amz-Target"); target != "secretsmanager.GetSecretValue" {
+		fail(http.StatusBadRequest, "UnknownOperationException", target)
+		return
+	}
+	var in struct{ SecretId string }
+	if err := json.NewDecoder(r.Body).Decode(&in); err != nil || in.SecretId == "" {
+		fail(http.StatusBadRequest, "InvalidParameterException", "SecretId is required")
+		return
+	}
+	f.mu.Lock()
+	f.calls[in.SecretId]++
+	f.mu.Unlock()
+	json.NewEncoder(w).Encode(map[string]any{
+		"ARN":           in.SecretId,
+		"Name":          "policygen/test/key-pepper",
+		"SecretString":  f.secret,
+		"VersionId":     "11111111-2222-4333-8444-555555555555",
+		"VersionStages": []string{"AWSCURRENT"},
+		"CreatedDate":   1.7632e9,
+	})
+}
+
+func (f *fakeSecretsManager) callsFor(id string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.calls[id]
+}
+
+// ---------------------------------------------------------------------------
+// Events: the events/ samples, with the seeded key and real ids substituted.
+
+func loadEvent(t *testing.T, dir string) events.APIGatewayV2HTTPRequest {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(repoRoot(t), "events", dir+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ev events.APIGatewayV2HTTPRequest
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields() // a misspelt field would be silently dropped by Lambda too
+	if err := dec.Decode(&ev); err != nil {
+		t.Fatalf("events/%s.json: %v", dir, err)
+	}
+	return ev
+}
+
+func marshalEvent(t *testing.T, ev events.APIGatewayV2HTTPRequest) []byte {
+	t.Helper()
+	b, err := json.Marshal(ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// withKey returns ev with its Authorization header set to "Bearer key", or
+// removed when key is "".
+func withKey(ev events.APIGatewayV2HTTPRequest, key string) events.APIGatewayV2HTTPRequest {
+	h := map[string]string{}
+	for k, v := range ev.Headers {
+		if !strings.EqualFold(k, "authorization") {
+			h[k] = v
+		}
+	}
+	if key != "" {
+		h["authorization"] = "Bearer " + key
+	}
+	ev.Headers = h
+	return ev
+}
+
+// withPolicyID points a /v1/policies/{id} event at id.
+func withPolicyID(ev events.APIGatewayV2HTTPRequest, id string) events.APIGatewayV2HTTPRequest {
+	ev.RawPath = "/v1/policies/" + id
+	ev.RequestContext.HTTP.Path = ev.RawPath
+	ev.PathParameters = map[string]string{"id": id}
+	return ev
+}
+
+func header(resp events.APIGatewayV2HTTPResponse, name string) string {
+	for k, v := range resp.Headers {
+		if strings.EqualFold(k, name) {
+			return v
+		}
+	}
+	return ""
+}
+
+func decodeBody(t *testing.T, resp events.APIGatewayV2HTTPResponse, v any) {
+	t.Helper()
+	if resp.IsBase64Encoded {
+		t.Fatalf("JSON body came back base64-encoded")
+	}
+	if err := json.Unmarshal([]byte(resp.Body), v); err != nil {
+		t.Fatalf("body is not JSON: %v\n%s", err, resp.Body)
+	}
+}
+
+func wantStatus(t *testing.T, resp events.APIGatewayV2HTTPResponse, status int, contentType string) {
+	t.Helper()
+	if resp.StatusCode != status {
+		t.Fatalf("status = %d, want %d; body: %s", resp.StatusCode, status, resp.Body)
+	}
+	if got := header(resp, "Content-Type"); contentType != "" && !strings.HasPrefix(got, contentType) {
+		t.Errorf("Content-Type = %q, want %s", got, contentType)
+	}
+	if header(resp, "X-Request-Id") == "" {
+		t.Errorf("no X-Request-Id header")
+	}
+}
+
+type problem struct {
+	Status int    `json:"status"`
+	Code   string `json:"code"`
+	Title  string `json:"title"`
+}
+
+// ---------------------------------------------------------------------------
+
+func TestEventSamplesMatchRoutes(t *testing.T) {
+	routes := map[string]api.Route{}
+	for _, r := range api.Routes() {
+		routes[r.Name] = r
+	}
+	for _, tc := range []struct{ dir, route string }{
+		{"generate-policy", "generatePolicy"},
+		{"list-policies", "listPolicies"},
+		{"get-policy", "getPolicy"},
+		{"delete-policy", "deletePolicy"},
+		{"get-profile", "getProfile"},
+	} {
+		t.Run(tc.dir, func(t *testing.T) {
+			ev := loadEvent(t, tc.dir)
+			r := routes[tc.route]
+			if ev.Version != "2.0" {
+				t.Errorf("version = %q, want 2.0 (HTTP API payload format 2.0)", ev.Version)
+			}
+			if want := r.Method + " " + r.Path; ev.RouteKey != want || ev.RequestContext.RouteKey != want {
+				t.Errorf("routeKey = %q / %q, want %q", ev.RouteKey, ev.RequestContext.RouteKey, want)
+			}
+			if ev.RequestContext.HTTP.Method != r.Method {
+				t.Errorf("requestContext.http.method = %q, want %q", ev.RequestContext.HTTP.Method, r.Method)
+			}
+			if ev.RawPath != ev.RequestContext.HTTP.Path {
+				t.Errorf("rawPath %q != requestContext.http.path %q", ev.RawPath, ev.RequestContext.HTTP.Path)
+			}
+			if ev.RequestContext.Stage != "$default" {
+				t.Errorf("stage = %q, want $default", ev.RequestContext.Stage)
+			}
+			if strings.Contains(r.Path, "{id}") {
+				id := ev.PathParameters["id"]
+				if !ids.Valid("plc_", id) || ev.RawPath != "/v1/policies/"+id {
+					t.Errorf("pathParameters.id = %q, rawPath = %q: want a well-formed policy id in both", id, ev.RawPath)
+				}
+			}
+			key, ok := strings.CutPrefix(ev.Headers["authorization"], "Bearer ")
+			if !ok {
+				t.Fatalf("no Bearer authorization header")
+			}
+			if err := auth.CheckFormat(key); err != nil {
+				t.Errorf("sample key is malformed, so sam local invoke would get 401 for the wrong reason: %v", err)
+			}
+		})
+	}
+}
+
+// TestFunctionsAnswerEventSamples builds every function for this machine,
+// runs each binary as a process against an in-test Runtime API with
+// DynamoDB Local and a Secrets Manager endpoint behind it, and feeds it its
+// events/ sample.
+func TestFunctionsAnswerEventSamples(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the Lambda binaries are linux executables")
+	}
+	ctx := t.Context()
+	client, table := dynamotest.Table(t)
+	endpoint := aws.ToString(client.Options().BaseEndpoint)
+	if endpoint == "" {
+		endpoint = os.Getenv("AWS_ENDPOINT_URL_DYNAMODB")
+	}
+	if endpoint == "" {
+		t.Fatal("cannot tell the DynamoDB Local endpoint from dynamotest's client")
+	}
+
+	// Seed an Agency and a Pro account, each with a key hashed with the same
+	// pepper the functions will read from "Secrets Manager".
+	pepper := "test-pepper-0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOP"
+	st := dynamo.New(client, table)
+	hasher := &auth.Hasher{Pepper: secrets.NewStatic([]byte(pepper))}
+	now := time.Now().UTC()
+	seed := func(plan account.Plan) (account.Account, string, account.Key) {
+		a := account.Account{ID: ids.New("acct_"), Email: string(plan) + "@example.com", Name: "Example " + string(plan), Plan: plan, CreatedAt: now}
+		if err := st.CreateAccount(ctx, a); err != nil {
+			t.Fatal(err)
+		}
+		secret, k, err := auth.Issue(ctx, st, hasher, a.ID, now, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a, secret, k
+	}
+	agency, key, keyRec := seed(account.Agency)
+	_, proKey, _ := seed(account.Pro)
+
+	sm := newFakeSecretsManager(t, pepper)
+	// One secret id per function, so the fake can tell whose cold start
+	// fetched the pepper.
+	secretID := func(dir string) string {
+		return "arn:aws:secretsmanager:us-east-1:123456789012:secret:policygen/test/" + dir
+	}
+
+	procs := map[string]*lambdaProcess{}
+	for _, id := range logicalIDs() {
+		dir := wantFunctions[id]
+		bootstrap := makeBuild(t, id, runtime.GOARCH)
+		procs[dir] = startFunction(t, "policygen-test-"+dir, bootstrap, map[string]string{
+			"AWS_REGION":                       "us-east-1",
+			"AWS_DEFAULT_REGION":               "us-east-1",
+			"AWS_ACCESS_KEY_ID":                "test",
+			"AWS_SECRET_ACCESS_KEY":            "test",
+			"AWS_CONFIG_FILE":                  "/dev/null",
+			"AWS_SHARED_CREDENTIALS_FILE":      "/dev/null",
+			"AWS_EC2_METADATA_DISABLED":        "true",
+			"AWS_ENDPOINT_URL_DYNAMODB":        endpoint,
+			"AWS_ENDPOINT_URL_SECRETS_MANAGER": sm.srv.URL,
+			"TABLE_NAME":                       table,
+			"PEPPER_SECRET_ID":                 secretID(dir),
+			"KEY_CACHE_TTL":                    "30s",
+			"LOG_LEVEL":                        "DEBUG",
+		})
+	}
+
+	// Failed authentication first, while every function is cold: a missing
+	// or malformed key gets 401 and must not have fetched the pepper.
+	t.Run("unauthenticated", func(t *testing.T) {
+		for _, dir := range []string{"generate-policy", "list-policies", "get-policy", "delete-policy", "get-profile"} {
+			for _, bad := range []string{"", "pol_live_not-a-real-key"} {
+				resp := procs[dir].invoke(t, marshalEvent(t, withKey(loadEvent(t, dir), bad)))
+				wantStatus(t, resp, http.StatusUnauthorized, "application/problem+json")
+				if got := header(resp, "WWW-Authenticate"); !strings.HasPrefix(got, "Bearer") {
+					t.Errorf("%s: WWW-Authenticate = %q, want Bearer ...", dir, got)
+				}
+				var p problem
+				decodeBody(t, resp, &p)
+				if p.Status != http.StatusUnauthorized || (p.Code != "missing_api_key" && p.Code != "invalid_api_key") {
+					t.Errorf("%s: problem = %+v", dir, p)
+				}
+			}
+			if n := sm.callsFor(secretID(dir)); n != 0 {
+				t.Errorf("%s fetched the pepper %d times for requests that failed the key format check", dir, n)
+			}
+		}
+	})
+
+	var created []string // policy ids, oldest first
+	t.Run("generate-policy", func(t *testing.T) {
+		sample := loadEvent(t, "generate-policy")
+		for range 3 {
+			resp := procs["generate-policy"].invoke(t, marshalEvent(t, withKey(sample, key)))
+			wantStatus(t, resp, http.StatusCreated, "application/json")
+			var body struct {
+				ID              string `json:"id"`
+				BusinessName    string `json:"businessName"`
+				Content         string `json:"content"`
+				TemplateVersion string `json:"templateVersion"`
+				CreatedAt       string `json:"createdAt"`
+			}
+			decodeBody(t, resp, &body)
+			if !ids.Valid("plc_", body.ID) {
+				t.Fatalf("id = %q", body.ID)
+			}
+			if got := header(resp, "Location"); got != "/v1/policies/"+body.ID {
+				t.Errorf("Location = %q, want /v1/policies/%s", got, body.ID)
+			}
+			if body.BusinessName != "Acme Outdoor Gear" || body.Content == "" || body.TemplateVersion == "" || body.CreatedAt == "" {
+				t.Errorf("policy body incomplete: %.300s", resp.Body)
+			}
+			created = append(created, body.ID)
+		}
+		// The pepper is read once and then cached for the process.
+		if n := sm.callsFor(secretID("generate-policy")); n != 1 {
+			t.Errorf("pepper fetched %d times over 3 requests, want 1", n)
+		}
+	})
+	if len(created) != 3 {
+		t.Fatal("generate-policy failed; the other routes need its policies")
+	}
+
+	t.Run("list-policies", func(t *testing.T) {
+		// The sample carries ?limit=2: the query string must pass through
+		// API Gateway's event and the adapter intact.
+		resp := procs["list-policies"].invoke(t, marshalEvent(t, withKey(loadEvent(t, "list-policies"), key)))
+		wantStatus(t, resp, http.StatusOK, "application/json")
+		var page struct {
+			Data       []map[string]any `json:"data"`
+			HasMore    bool             `json:"hasMore"`
+			NextCursor *string          `json:"nextCursor"`
+		}
+		decodeBody(t, resp, &page)
+		if len(page.Data) != 2 || !page.HasMore || page.NextCursor == nil || *page.NextCursor == "" {
+			t.Fatalf("page = %d items, hasMore %v, nextCursor %v; want 2, true, a cursor", len(page.Data), page.HasMore, page.NextCursor)
+		}
+		if page.Data[0]["id"] != created[2] || page.Data[1]["id"] != created[1] {
+			t.Errorf("ids = %v, %v; want newest first %s, %s", page.Data[0]["id"], page.Data[1]["id"], created[2], created[1])
+		}
+		for _, item := range page.Data {
+			if _, ok := item["content"]; ok {
+				t.Errorf("list item carries content")
+			}
+		}
+		// Second page through the cursor, again via the raw query string.
+		ev := withKey(loadEvent(t, "list-policies"), key)
+		ev.RawQueryString = "limit=2&cursor=" + *page.NextCursor
+		ev.QueryStringParameters = map[string]string{"limit": "2", "cursor": *page.NextCursor}
+		resp = procs["list-policies"].invoke(t, marshalEvent(t, ev))
+		wantStatus(t, resp, http.StatusOK, "application/json")
+		page.Data, page.NextCursor = nil, nil
+		decodeBody(t, resp, &page)
+		if len(page.Data) != 1 || page.HasMore || page.NextCursor != nil || page.Data[0]["id"] != created[0] {
+			t.Errorf("second page = %s; want only %s and no cursor", resp.Body, created[0])
+		}
+	})
+
+	t.Run("get-policy", func(t *testing.T) {
+		resp := procs["get-policy"].invoke(t, marshalEvent(t, withPolicyID(withKey(loadEvent(t, "get-policy"), key), created[0])))
+		wantStatus(t, resp, http.StatusOK, "application/json")
+		var body struct {
+			ID      string `json:"id"`
+			Content string `json:"content"`
+		}
+		decodeBody(t, resp, &body)
+		if body.ID != created[0] || body.Content == "" {
+			t.Errorf("got %.300s", resp.Body)
+		}
+		// The sample's own id exists nowhere: 404 problem+json.
+		resp = procs["get-policy"].invoke(t, marshalEvent(t, withKey(loadEvent(t, "get-policy"), key)))
+		wantStatus(t, resp, http.StatusNotFound, "application/problem+json")
+	})
+
+	t.Run("delete-policy", func(t *testing.T) {
+		ev := marshalEvent(t, withPolicyID(withKey(loadEvent(t, "delete-policy"), key), created[0]))
+		resp := procs["delete-policy"].invoke(t, ev)
+		if resp.StatusCode != http.StatusNoContent || resp.Body != "" {
+			t.Fatalf("delete: status %d body %q, want 204 and no body", resp.StatusCode, resp.Body)
+		}
+		resp = procs["delete-policy"].invoke(t, ev)
+		wantStatus(t, resp, http.StatusNotFound, "application/problem+json")
+		resp = procs["get-policy"].invoke(t, marshalEvent(t, withPolicyID(withKey(loadEvent(t, "get-policy"), key), created[0])))
+		wantStatus(t, resp, http.StatusNotFound, "application/problem+json")
+	})
+
+	t.Run("get-profile", func(t *testing.T) {
+		resp := procs["get-profile"].invoke(t, marshalEvent(t, withKey(loadEvent(t, "get-profile"), key)))
+		wantStatus(t, resp, http.StatusOK, "application/json")
+		if strings.Contains(resp.Body, keyRec.Hash) {
+			t.Fatal("profile leaks the key hash")
+		}
+		var prof struct {
+			Account struct {
+				ID        string `json:"id"`
+				Plan      string `json:"plan"`
+				APIAccess bool   `json:"apiAccess"`
+			} `json:"account"`
+			Key struct {
+				ID    string `json:"id"`
+				Last4 string `json:"last4"`
+			} `json:"key"`
+			Usage struct {
+				Generations int `json:"generations"`
+			} `json:"usage"`
+		}
+		decodeBody(t, resp, &prof)
+		if prof.Account.ID != agency.ID || prof.Account.Plan != "agency" || !prof.Account.APIAccess ||
+			prof.Key.ID != keyRec.ID || prof.Key.Last4 != key[len(key)-4:] || prof.Usage.Generations != 3 {
+			t.Errorf("profile = %s", resp.Body)
+		}
+		// A valid Pro key authenticates but is not entitled to the API.
+		resp = procs["get-profile"].invoke(t, marshalEvent(t, withKey(loadEvent(t, "get-profile"), proKey)))
+		wantStatus(t, resp, http.StatusForbidden, "application/problem+json")
+		var p problem
+		decodeBody(t, resp, &p)
+		if p.Code != "plan_not_entitled" {
+			t.Errorf("code = %q, want plan_not_entitled", p.Code)
+		}
+	})
+
+	t.Run("fallback", func(t *testing.T) {
+		resp := procs["fallback"].invoke(t, marshalEvent(t, loadEvent(t, "fallback")))
+		wantStatus(t, resp, http.StatusNotFound, "application/problem+json")
+		var p problem
+		decodeBody(t, resp, &p)
+		if p.Status != http.StatusNotFound || p.Code == "" {
+			t.Errorf("problem = %s", resp.Body)
+		}
+		// A known path under another method: 405 with Allow.
+		ev := loadEvent(t, "fallback")
+		ev.RawPath, ev.RequestContext.HTTP.Path, ev.RequestContext.HTTP.Method = "/v1/policies", "/v1/policies", "PUT"
+		resp = procs["fallback"].invoke(t, marshalEvent(t, ev))
+		wantStatus(t, resp, http.StatusMethodNotAllowed, "application/problem+json")
+		if got := header(resp, "Allow"); got != "GET" {
+			t.Errorf("Allow = %q, want GET", got)
+		}
+		if n := sm.callsFor(secretID("fallback")); n != 0 {
+			t.Errorf("fallback fetched the pepper %d times", n)
+		}
+	})
+}
+
+// TestFunctionExitsOnBadConfig: a function without its configuration fails
+// its cold start with a clear log line instead of serving errors.
+func TestFunctionExitsOnBadConfig(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the Lambda binaries are linux executables")
+	}
+	bootstrap := makeBuild(t, "GetProfileFunction", runtime.GOARCH)
+	p := startFunction(t, "policygen-test-misconfigured", bootstrap, map[string]string{"AWS_REGION": "us-east-1"})
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	select {
+	case <-p.exited:
+	case <-ctx.Done():
+		t.Fatal("function kept running without TABLE_NAME")
+	}
+	if code := p.cmd.ProcessState.ExitCode(); code == 0 {
+		t.Errorf("exit code 0, want non-zero")
+	}
+	out := p.output.String()
+	for _, want := range []string{"init failed", "TABLE_NAME is not set", "PEPPER_SECRET_ID is not set"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}

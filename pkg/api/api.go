@@ -1,0 +1,58 @@
+// Package api is Policygen's HTTP interface: the route table, the handlers
+// for each route, and the middleware every request passes through (request
+// ids, access log, panic recovery, security headers, authentication and
+// plan check, body limits). Errors are rendered in one place as RFC 9457
+// problem details.
+//
+// The same handlers serve every deployment: NewServer mounts all routes for
+// cmd/policyd and tests; NewRouteHandler mounts one route for the Lambda
+// function of that route; NewFallbackHandler answers requests no route
+// matched (API Gateway's $default route).
+package api
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/policygen/policygen/pkg/auth"
+	"github.com/policygen/policygen/pkg/store"
+)
+
+// Deps are what the handlers need. Store and Auth are required (except for
+// NewFallbackHandler, which needs neither); Now defaults to time.Now and
+// Logger to slog.Default().
+type Deps struct {
+	Store  store.Store
+	Auth   *auth.Authenticator
+	Now    func() time.Time
+	Logger *slog.Logger
+}
+
+// Limits that are part of the API contract (docs/API.md, openapi.yaml).
+const (
+	// MaxBodyBytes bounds a request body; a larger one is answered with 413.
+	MaxBodyBytes = 64 << 10
+	// DefaultListLimit is the page size of GET /v1/policies without limit.
+	DefaultListLimit = 20
+	// MaxListLimit is the largest accepted limit.
+	MaxListLimit = store.MaxListLimit
+)
+
+// server holds the resolved dependencies shared by handlers and middleware.
+type server struct {
+	store  store.Store
+	auth   *auth.Authenticator
+	now    func() time.Time
+	logger *slog.Logger
+}
+
+func newServer(d Deps) *server {
+	s := &server{store: d.Store, auth: d.Auth, now: d.Now, logger: d.Logger}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.logger == nil {
+		s.logger = slog.Default()
+	}
+	return s
+}

@@ -1,0 +1,246 @@
+package api
+
+import (
+	"encoding/base64"
+	"io"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/policygen/policygen/pkg/compliance"
+	"github.com/policygen/policygen/pkg/errs"
+	"github.com/policygen/policygen/pkg/ids"
+	"github.com/policygen/policygen/pkg/policy"
+	"github.com/policygen/policygen/pkg/store"
+)
+
+// policySummary is a policy as listed: everything but the content.
+type policySummary struct {
+	ID                 string            `json:"id"`
+	Type               string            `json:"type"`
+	BusinessName       string            `json:"businessName"`
+	WebsiteURL         string            `json:"websiteUrl"`
+	BusinessType       string            `json:"businessType"`
+	Language           string            `json:"language"`
+	Jurisdiction       string            `json:"jurisdiction"`
+	CollectsPayments   bool              `json:"collectsPayments"`
+	CollectsUserData   bool              `json:"collectsUserData"`
+	UsesAnalytics      bool              `json:"usesAnalytics"`
+	ThirdPartyServices []string          `json:"thirdPartyServices"`
+	ContactEmail       string            `json:"contactEmail,omitempty"`
+	PostalAddress      string            `json:"postalAddress,omitempty"`
+	EffectiveDate      string            `json:"effectiveDate"`
+	Format             string            `json:"format"`
+	RiskScore          int               `json:"riskScore"`
+	RiskLevel          string            `json:"riskLevel"`
+	ComplianceFlags    []compliance.Flag `json:"complianceFlags"`
+	TemplateVersion    string            `json:"templateVersion"`
+	CreatedAt          string            `json:"createdAt"`
+}
+
+// policyObject is the full policy object.
+type policyObject struct {
+	policySummary
+	Content string `json:"content"`
+}
+
+type policyList struct {
+	Data       []policySummary `json:"data"`
+	HasMore    bool            `json:"hasMore"`
+	NextCursor *string         `json:"nextCursor"`
+}
+
+func summaryJSON(p store.Summary) policySummary {
+	s := policySummary{
+		ID:                 p.ID,
+		Type:               p.Type,
+		BusinessName:       p.BusinessName,
+		WebsiteURL:         p.WebsiteURL,
+		BusinessType:       p.BusinessType,
+		Language:           p.Language,
+		Jurisdiction:       p.Jurisdiction,
+		CollectsPayments:   p.CollectsPayments,
+		CollectsUserData:   p.CollectsUserData,
+		UsesAnalytics:      p.UsesAnalytics,
+		ThirdPartyServices: p.ThirdPartyServices,
+		ContactEmail:       p.ContactEmail,
+		PostalAddress:      p.PostalAddress,
+		EffectiveDate:      p.EffectiveDate,
+		Format:             p.Format,
+		RiskScore:          p.RiskScore,
+		RiskLevel:          p.RiskLevel,
+		ComplianceFlags:    p.ComplianceFlags,
+		TemplateVersion:    p.TemplateVersion,
+		CreatedAt:          timeJSON(p.CreatedAt),
+	}
+	// Arrays are always arrays in the API, never null.
+	if s.ThirdPartyServices == nil {
+		s.ThirdPartyServices = []string{}
+	}
+	if s.ComplianceFlags == nil {
+		s.ComplianceFlags = []compliance.Flag{}
+	}
+	return s
+}
+
+func timeJSON(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+// errPolicyNotFound is the only answer for a policy the caller cannot see:
+// a malformed id, a deleted one, one that never existed and another
+// account's all get these same bytes.
+var errPolicyNotFound = errs.E(errs.NotFound, "policy_not_found", "policy not found")
+
+// internal marks err as a server-side failure, whatever its kind: a store
+// conflict on a fresh id, say, is our problem and not the client's.
+func internal(err error, what string) error {
+	return errs.Wrap(err, errs.Internal, "internal_error", what)
+}
+
+func (s *server) handleGenerate(w http.ResponseWriter, r *http.Request) error {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		if isTooLarge(err) {
+			return errTooLarge
+		}
+		return errs.Wrap(err, errs.Invalid, "invalid_body", "the request body could not be read")
+	}
+	req, err := policy.ParseRequest(body)
+	if err != nil {
+		return err
+	}
+	now := s.now().UTC().Truncate(time.Second)
+	if req.EffectiveDate == "" {
+		req.EffectiveDate = now.Format(policy.DateLayout)
+	}
+	res, err := policy.Generate(req)
+	if err != nil {
+		return err
+	}
+	p := info(r.Context()).principal
+	pol := store.Policy{
+		Summary: store.Summary{
+			ID:                 ids.New("plc_"),
+			AccountID:          p.Account.ID,
+			Type:               res.Request.Type,
+			BusinessName:       res.Request.BusinessName,
+			WebsiteURL:         res.Request.WebsiteURL,
+			BusinessType:       res.Request.BusinessType,
+			Language:           res.Request.Language,
+			Jurisdiction:       res.Request.Jurisdiction,
+			CollectsPayments:   res.Request.CollectsPayments,
+			CollectsUserData:   res.Request.CollectsUserData,
+			UsesAnalytics:      res.Request.UsesAnalytics,
+			ThirdPartyServices: res.Request.ThirdPartyServices,
+			ContactEmail:       res.Request.ContactEmail,
+			PostalAddress:      res.Request.PostalAddress,
+			EffectiveDate:      res.Request.EffectiveDate,
+			Format:             res.Format,
+			RiskScore:          res.RiskScore,
+			RiskLevel:          res.RiskLevel,
+			ComplianceFlags:    res.Flags,
+			TemplateVersion:    res.TemplateVersion,
+			CreatedAt:          now,
+		},
+		Content: res.Content,
+	}
+	if err := s.store.CreatePolicy(r.Context(), pol); err != nil {
+		return internal(err, "create policy")
+	}
+	w.Header().Set("Location", "/v1/policies/"+pol.ID)
+	writeJSON(w, http.StatusCreated, "application/json", policyObject{summaryJSON(pol.Summary), pol.Content})
+	return nil
+}
+
+func (s *server) handleList(w http.ResponseWriter, r *http.Request) error {
+	q := r.URL.Query()
+	var bad errs.Fields
+	limit := DefaultListLimit
+	if q.Has("limit") {
+		n, err := strconv.Atoi(q.Get("limit"))
+		if err != nil || n < 1 || n > MaxListLimit {
+			bad.Add("limit", "must be an integer from 1 to "+strconv.Itoa(MaxListLimit))
+		} else {
+			limit = n
+		}
+	}
+	var after string
+	if q.Has("cursor") {
+		id, ok := decodeCursor(q.Get("cursor"))
+		if !ok {
+			bad.Add("cursor", "must be the nextCursor value of a previous page")
+		} else {
+			after = id
+		}
+	}
+	switch {
+	case len(bad) > 1:
+		return bad.Err(errs.Invalid, "invalid_query", "the query parameters are invalid")
+	case len(bad) == 1 && bad[0].Field == "limit":
+		return bad.Err(errs.Invalid, "invalid_limit", "limit must be an integer from 1 to "+strconv.Itoa(MaxListLimit))
+	case len(bad) == 1:
+		return bad.Err(errs.Invalid, "invalid_cursor", "cursor is not a valid cursor")
+	}
+
+	p := info(r.Context()).principal
+	page, err := s.store.ListPolicies(r.Context(), p.Account.ID, store.ListOptions{Limit: limit, After: after})
+	if err != nil {
+		return internal(err, "list policies")
+	}
+	out := policyList{Data: make([]policySummary, 0, len(page.Items))}
+	for _, it := range page.Items {
+		out.Data = append(out.Data, summaryJSON(it))
+	}
+	if page.Next != "" {
+		c := encodeCursor(page.Next)
+		out.HasMore, out.NextCursor = true, &c
+	}
+	writeJSON(w, http.StatusOK, "application/json", out)
+	return nil
+}
+
+// A cursor is the id of the last policy of the previous page, base64url
+// encoded without padding: opaque to clients, safe in a URL without
+// escaping, and checked on the way back in.
+func encodeCursor(id string) string { return base64.RawURLEncoding.EncodeToString([]byte(id)) }
+
+func decodeCursor(c string) (string, bool) {
+	b, err := base64.RawURLEncoding.DecodeString(c)
+	if err != nil || !ids.Valid("plc_", string(b)) {
+		return "", false
+	}
+	return string(b), true
+}
+
+func (s *server) handleGet(w http.ResponseWriter, r *http.Request) error {
+	id := r.PathValue("id")
+	if !ids.Valid("plc_", id) {
+		return errPolicyNotFound
+	}
+	p := info(r.Context()).principal
+	pol, err := s.store.Policy(r.Context(), p.Account.ID, id)
+	if errs.Is(err, errs.NotFound) {
+		return errPolicyNotFound
+	}
+	if err != nil {
+		return internal(err, "get policy")
+	}
+	writeJSON(w, http.StatusOK, "application/json", policyObject{summaryJSON(pol.Summary), pol.Content})
+	return nil
+}
+
+func (s *server) handleDelete(w http.ResponseWriter, r *http.Request) error {
+	id := r.PathValue("id")
+	if !ids.Valid("plc_", id) {
+		return errPolicyNotFound
+	}
+	p := info(r.Context()).principal
+	err := s.store.DeletePolicy(r.Context(), p.Account.ID, id)
+	if errs.Is(err, errs.NotFound) {
+		return errPolicyNotFound
+	}
+	if err != nil {
+		return internal(err, "delete policy")
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}

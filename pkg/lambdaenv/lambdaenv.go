@@ -1,0 +1,145 @@
+// Package lambdaenv builds the dependencies of a Policygen Lambda function
+// from its environment: the DynamoDB store, the key authenticator with its
+// pepper in Secrets Manager, and a JSON logger. It is what functions/*/main.go
+// share, so each of them is only wiring.
+//
+// Cold start: nothing here does network I/O. Loading the AWS configuration
+// reads environment variables and local files only, the SDK clients connect
+// on their first call, and the pepper is fetched by the first request that
+// needs to hash a key. A request that fails the key format check never
+// fetches it.
+package lambdaenv
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
+
+	"github.com/policygen/policygen/pkg/api"
+	"github.com/policygen/policygen/pkg/auth"
+	"github.com/policygen/policygen/pkg/secrets"
+	"github.com/policygen/policygen/pkg/store/dynamo"
+)
+
+// Environment variables a function reads (set by template.yaml).
+const (
+	EnvTableName      = "TABLE_NAME"
+	EnvPepperSecretID = "PEPPER_SECRET_ID"
+	EnvKeyCacheTTL    = "KEY_CACHE_TTL"
+	EnvLogLevel       = "LOG_LEVEL"
+)
+
+// DefaultKeyCacheTTL is how long a verified key is trusted without a store
+// read when KEY_CACHE_TTL is unset. It bounds how late a revocation or a plan
+// change is seen by a warm function.
+const DefaultKeyCacheTTL = 30 * time.Second
+
+// MaxKeyCacheTTL caps KEY_CACHE_TTL, so a typo cannot make revocations
+// take effect hours late.
+const MaxKeyCacheTTL = 10 * time.Minute
+
+// PepperCacheTTL is how long the pepper is kept after it is read. Zero keeps
+// it for the life of the execution environment: the pepper never changes
+// while keys hashed with it are valid.
+const PepperCacheTTL time.Duration = 0
+
+// Config is a function's configuration.
+type Config struct {
+	TableName      string
+	PepperSecretID string // secret name or ARN
+	KeyCacheTTL    time.Duration
+	LogLevel       slog.Level
+}
+
+// Load reads the configuration through getenv (os.Getenv in a function). It
+// reports every missing or malformed variable at once.
+func Load(getenv func(string) string) (Config, error) {
+	cfg := Config{
+		TableName:      strings.TrimSpace(getenv(EnvTableName)),
+		PepperSecretID: strings.TrimSpace(getenv(EnvPepperSecretID)),
+		KeyCacheTTL:    DefaultKeyCacheTTL,
+		LogLevel:       slog.LevelInfo,
+	}
+	var problems []error
+	if cfg.TableName == "" {
+		problems = append(problems, fmt.Errorf("%s is not set", EnvTableName))
+	}
+	if cfg.PepperSecretID == "" {
+		problems = append(problems, fmt.Errorf("%s is not set", EnvPepperSecretID))
+	}
+	if v := strings.TrimSpace(getenv(EnvKeyCacheTTL)); v != "" {
+		d, err := time.ParseDuration(v)
+		switch {
+		case err != nil:
+			problems = append(problems, fmt.Errorf("%s=%q is not a Go duration such as 30s", EnvKeyCacheTTL, v))
+		case d < 0 || d > MaxKeyCacheTTL:
+			problems = append(problems, fmt.Errorf("%s=%q is outside 0s..%s", EnvKeyCacheTTL, v, MaxKeyCacheTTL))
+		default:
+			cfg.KeyCacheTTL = d
+		}
+	}
+	if v := strings.TrimSpace(getenv(EnvLogLevel)); v != "" {
+		if err := cfg.LogLevel.UnmarshalText([]byte(v)); err != nil {
+			problems = append(problems, fmt.Errorf("%s=%q is not one of DEBUG, INFO, WARN, ERROR", EnvLogLevel, v))
+		}
+	}
+	if len(problems) > 0 {
+		return Config{}, fmt.Errorf("lambdaenv: %w", errors.Join(problems...))
+	}
+	return cfg, nil
+}
+
+// NewDeps builds the handler dependencies for cfg, logging JSON lines to
+// logOut. It does no network I/O.
+func NewDeps(ctx context.Context, cfg Config, logOut io.Writer) (api.Deps, error) {
+	// Region, credentials and endpoint overrides (AWS_ENDPOINT_URL_DYNAMODB,
+	// AWS_ENDPOINT_URL_SECRETS_MANAGER) come from the standard environment.
+	awsCfg, err := config.LoadDefaultConfig(ctx)
+	if err != nil {
+		return api.Deps{}, fmt.Errorf("lambdaenv: load AWS config: %w", err)
+	}
+	st := dynamo.New(dynamodb.NewFromConfig(awsCfg), cfg.TableName)
+	keyTTL := cfg.KeyCacheTTL
+	if keyTTL == 0 {
+		keyTTL = -1 // KEY_CACHE_TTL=0s means no cache; auth reads 0 as its default
+	}
+	pepper := secrets.NewSecretsManager(secretsmanager.NewFromConfig(awsCfg), cfg.PepperSecretID, PepperCacheTTL)
+	return api.Deps{
+		Store: st,
+		Auth: &auth.Authenticator{
+			Store:    st,
+			Hasher:   &auth.Hasher{Pepper: pepper},
+			Now:      time.Now,
+			CacheTTL: keyTTL,
+		},
+		Now:    time.Now,
+		Logger: slog.New(slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: cfg.LogLevel})),
+	}, nil
+}
+
+// FromEnv is Load(getenv) then NewDeps with logs on stdout, where Lambda
+// collects them.
+func FromEnv(ctx context.Context, getenv func(string) string) (api.Deps, error) {
+	cfg, err := Load(getenv)
+	if err != nil {
+		return api.Deps{}, err
+	}
+	return NewDeps(ctx, cfg, os.Stdout)
+}
+
+// Exit reports an init failure as one JSON log line on stderr and exits with
+// status 1; Lambda records it as an init error and retries the cold start on
+// the next request.
+func Exit(err error) {
+	slog.New(slog.NewJSONHandler(os.Stderr, nil)).Error("init failed", "error", err.Error())
+	os.Exit(1)
+}

@@ -1,0 +1,140 @@
+package lambdaenv_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/policygen/policygen/pkg/lambdaenv"
+)
+
+func env(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+func TestLoad(t *testing.T) {
+	base := map[string]string{
+		"TABLE_NAME":       "policygen-dev",
+		"PEPPER_SECRET_ID": "arn:aws:secretsmanager:eu-west-1:123456789012:secret:policygen/dev/key-pepper-AbCdEf",
+	}
+	with := func(kv ...string) map[string]string {
+		m := map[string]string{}
+		for k, v := range base {
+			m[k] = v
+		}
+		for i := 0; i+1 < len(kv); i += 2 {
+			m[kv[i]] = kv[i+1]
+		}
+		return m
+	}
+	tests := []struct {
+		name    string
+		env     map[string]string
+		want    lambdaenv.Config
+		wantErr []string // substrings, all of which must appear
+	}{
+		{
+			name: "defaults",
+			env:  base,
+			want: lambdaenv.Config{TableName: "policygen-dev", PepperSecretID: base["PEPPER_SECRET_ID"], KeyCacheTTL: 30 * time.Second, LogLevel: slog.LevelInfo},
+		},
+		{
+			name: "everything set",
+			env:  with("KEY_CACHE_TTL", "5s", "LOG_LEVEL", "debug"),
+			want: lambdaenv.Config{TableName: "policygen-dev", PepperSecretID: base["PEPPER_SECRET_ID"], KeyCacheTTL: 5 * time.Second, LogLevel: slog.LevelDebug},
+		},
+		{
+			name: "cache off",
+			env:  with("KEY_CACHE_TTL", "0s", "LOG_LEVEL", "WARN"),
+			want: lambdaenv.Config{TableName: "policygen-dev", PepperSecretID: base["PEPPER_SECRET_ID"], KeyCacheTTL: 0, LogLevel: slog.LevelWarn},
+		},
+		{
+			name:    "nothing set names both required variables",
+			env:     map[string]string{},
+			wantErr: []string{"TABLE_NAME is not set", "PEPPER_SECRET_ID is not set"},
+		},
+		{
+			name:    "bad duration and level reported together",
+			env:     with("KEY_CACHE_TTL", "thirty", "LOG_LEVEL", "LOUD"),
+			wantErr: []string{`KEY_CACHE_TTL="thirty"`, `LOG_LEVEL="LOUD"`},
+		},
+		{
+			name:    "negative ttl",
+			env:     with("KEY_CACHE_TTL", "-1s"),
+			wantErr: []string{"KEY_CACHE_TTL"},
+		},
+		{
+			name:    "ttl above the cap",
+			env:     with("KEY_CACHE_TTL", "1h"),
+			wantErr: []string{"outside 0s..10m0s"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := lambdaenv.Load(env(tt.env))
+			if len(tt.wantErr) > 0 {
+				if err == nil {
+					t.Fatalf("Load = %+v, want an error", got)
+				}
+				for _, s := range tt.wantErr {
+					if !strings.Contains(err.Error(), s) {
+						t.Errorf("error %q does not mention %q", err, s)
+					}
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tt.want {
+				t.Errorf("Load = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestNewDepsDoesNoNetworkIO points both AWS endpoints at a server that
+// counts requests: building the dependencies (the cold start) must not call
+// it, and neither may a request with a malformed key.
+func TestNewDepsDoesNoNetworkIO(t *testing.T) {
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		http.Error(w, "unexpected call", http.StatusTeapot)
+	}))
+	defer srv.Close()
+	t.Setenv("AWS_ENDPOINT_URL_DYNAMODB", srv.URL)
+	t.Setenv("AWS_ENDPOINT_URL_SECRETS_MANAGER", srv.URL)
+	t.Setenv("AWS_REGION", "eu-west-1")
+	t.Setenv("AWS_ACCESS_KEY_ID", "test")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
+	t.Setenv("AWS_CONFIG_FILE", "/dev/null")
+	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", "/dev/null")
+	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
+
+	cfg, err := lambdaenv.Load(env(map[string]string{"TABLE_NAME": "t", "PEPPER_SECRET_ID": "s"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	deps, err := lambdaenv.NewDeps(context.Background(), cfg, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if deps.Store == nil || deps.Auth == nil || deps.Now == nil || deps.Logger == nil {
+		t.Fatalf("incomplete deps: %+v", deps)
+	}
+	for _, header := range []string{"", "Bearer nope", "Bearer pol_live_0000000000000000000000000000000000000A"} {
+		if _, err := deps.Auth.Authenticate(context.Background(), header); err == nil {
+			t.Errorf("Authenticate(%q) succeeded", header)
+		}
+	}
+	if n := calls.Load(); n != 0 {
+		t.Errorf("%d network calls during init and failed authentication, want 0", n)
+	}
+}

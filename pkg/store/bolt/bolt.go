@@ -1,0 +1,442 @@
+// Package bolt is the embedded Store: one bbolt file on local disk, for
+// `make run` and single-machine use. It satisfies the same contract as the
+// DynamoDB store (see storetest) and mirrors its layout: everything about a
+// policy is keyed under its account, policy ids sort by time so a reverse
+// cursor lists newest first, and the (compressed) content is kept apart from
+// the metadata so a listing never reads it.
+//
+// Layout (bucket → key → value; values are JSON unless noted):
+//
+//	accounts            <accountId>             account.Account
+//	keys                <keyId>                 account.Key
+//	keyhashes           <hash>                  <keyId>
+//	policies/<acct>     <policyId>              store.Summary (no content)
+//	contents/<acct>     <policyId>              gzip(content)
+//	usage/<acct>        <YYYY-MM>               8-byte big-endian count
+//
+// A file is opened by one process at a time (bbolt holds an exclusive
+// lock); a second Open fails after a short wait with a clear error.
+package bolt
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	bbolt "go.etcd.io/bbolt"
+	bbolterrors "go.etcd.io/bbolt/errors"
+
+	"github.com/policygen/policygen/pkg/account"
+	"github.com/policygen/policygen/pkg/compliance"
+	"github.com/policygen/policygen/pkg/errs"
+	"github.com/policygen/policygen/pkg/store"
+	"github.com/policygen/policygen/pkg/store/internal/content"
+)
+
+var (
+	bucketAccounts  = []byte("accounts")
+	bucketKeys      = []byte("keys")
+	bucketKeyHashes = []byte("keyhashes")
+	bucketPolicies  = []byte("policies")
+	bucketContents  = []byte("contents")
+	bucketUsage     = []byte("usage")
+)
+
+// lockTimeout is how long Open waits for another process to release the
+// file before giving up.
+var lockTimeout = 2 * time.Second
+
+// ErrInUse is returned by Open when another process holds the file.
+var ErrInUse = errors.New("store is in use by another process")
+
+// Store is a store.Store in a bbolt file.
+type Store struct {
+	db *bbolt.DB
+}
+
+var _ store.Store = (*Store)(nil)
+
+// Open opens (creating if needed) the store file at path, and its parent
+// directory. The file is readable by its owner only: it holds key hashes.
+func Open(path string) (*Store, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("bolt store: %w", err)
+	}
+	db, err := bbolt.Open(path, 0o600, &bbolt.Options{Timeout: lockTimeout})
+	if errors.Is(err, bbolterrors.ErrTimeout) {
+		return nil, fmt.Errorf("bolt store %s: %w", path, ErrInUse)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("bolt store %s: %w", path, err)
+	}
+	err = db.Update(func(tx *bbolt.Tx) error {
+		for _, b := range [][]byte{bucketAccounts, bucketKeys, bucketKeyHashes, bucketPolicies, bucketContents, bucketUsage} {
+			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("bolt store %s: %w", path, err)
+	}
+	return &Store{db: db}, nil
+}
+
+// Close releases the file.
+func (s *Store) Close() error { return s.db.Close() }
+
+// CreateAccount implements store.Store.
+func (s *Store) CreateAccount(ctx context.Context, a account.Account) error {
+	a.CreatedAt = a.CreatedAt.UTC()
+	return s.update(ctx, func(tx *bbolt.Tx) error {
+		b := tx.Bucket(bucketAccounts)
+		if b.Get([]byte(a.ID)) != nil {
+			return store.ErrExists
+		}
+		return putJSON(b, a.ID, a)
+	})
+}
+
+// Account implements store.Store.
+func (s *Store) Account(ctx context.Context, id string) (account.Account, error) {
+	var a account.Account
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
+		return getJSON(tx.Bucket(bucketAccounts), id, &a, store.ErrAccountNotFound)
+	})
+	return a, err
+}
+
+// SetPlan implements store.Store.
+func (s *Store) SetPlan(ctx context.Context, accountID string, plan account.Plan) error {
+	return s.update(ctx, func(tx *bbolt.Tx) error {
+		b := tx.Bucket(bucketAccounts)
+		var a account.Account
+		if err := getJSON(b, accountID, &a, store.ErrAccountNotFound); err != nil {
+			return err
+		}
+		a.Plan = plan
+		return putJSON(b, a.ID, a)
+	})
+}
+
+// HasAccounts implements store.Store.
+func (s *Store) HasAccounts(ctx context.Context) (bool, error) {
+	var has bool
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
+		k, _ := tx.Bucket(bucketAccounts).Cursor().First()
+		has = k != nil
+		return nil
+	})
+	return has, err
+}
+
+// CreateKey implements store.Store.
+func (s *Store) CreateKey(ctx context.Context, k account.Key) error {
+	k = normalizeKey(k)
+	return s.update(ctx, func(tx *bbolt.Tx) error {
+		if tx.Bucket(bucketAccounts).Get([]byte(k.AccountID)) == nil {
+			return store.ErrAccountNotFound
+		}
+		keys, hashes := tx.Bucket(bucketKeys), tx.Bucket(bucketKeyHashes)
+		if keys.Get([]byte(k.ID)) != nil || hashes.Get([]byte(k.Hash)) != nil {
+			return store.ErrExists
+		}
+		if err := hashes.Put([]byte(k.Hash), []byte(k.ID)); err != nil {
+			return err
+		}
+		return putJSON(keys, k.ID, k)
+	})
+}
+
+// KeyByHash implements store.Store.
+func (s *Store) KeyByHash(ctx context.Context, hash string) (account.Key, error) {
+	var k account.Key
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
+		id := tx.Bucket(bucketKeyHashes).Get([]byte(hash))
+		if id == nil {
+			return store.ErrKeyNotFound
+		}
+		return getJSON(tx.Bucket(bucketKeys), string(id), &k, store.ErrKeyNotFound)
+	})
+	return k, err
+}
+
+// Key implements store.Store.
+func (s *Store) Key(ctx context.Context, id string) (account.Key, error) {
+	var k account.Key
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
+		return getJSON(tx.Bucket(bucketKeys), id, &k, store.ErrKeyNotFound)
+	})
+	return k, err
+}
+
+// RevokeKey implements store.Store.
+func (s *Store) RevokeKey(ctx context.Context, id string, at time.Time) (account.Key, error) {
+	var k account.Key
+	err := s.update(ctx, func(tx *bbolt.Tx) error {
+		b := tx.Bucket(bucketKeys)
+		if err := getJSON(b, id, &k, store.ErrKeyNotFound); err != nil {
+			return err
+		}
+		at = at.UTC()
+		if k.RevokedAt != nil && !at.Before(*k.RevokedAt) {
+			return nil // the earlier revocation stands
+		}
+		k.RevokedAt = &at
+		return putJSON(b, k.ID, k)
+	})
+	return k, err
+}
+
+// CreatePolicy implements store.Store.
+func (s *Store) CreatePolicy(ctx context.Context, p store.Policy) error {
+	if p.ID == "" || p.AccountID == "" {
+		return errs.E(errs.Internal, "invalid_policy", "policy id and account id are required")
+	}
+	meta, err := json.Marshal(normalizeSummary(p.Summary))
+	if err != nil {
+		return fmt.Errorf("bolt store: encode policy: %w", err)
+	}
+	// Compress outside the write transaction: bbolt has one writer at a time.
+	gz, err := content.Compress(p.Content)
+	if err != nil {
+		return fmt.Errorf("bolt store: %w", err)
+	}
+	return s.update(ctx, func(tx *bbolt.Tx) error {
+		policies, err := accountBucket(tx, bucketPolicies, p.AccountID, true)
+		if err != nil {
+			return err
+		}
+		if policies.Get([]byte(p.ID)) != nil {
+			return store.ErrExists
+		}
+		contents, err := accountBucket(tx, bucketContents, p.AccountID, true)
+		if err != nil {
+			return err
+		}
+		usage, err := accountBucket(tx, bucketUsage, p.AccountID, true)
+		if err != nil {
+			return err
+		}
+		if err := policies.Put([]byte(p.ID), meta); err != nil {
+			return err
+		}
+		if err := contents.Put([]byte(p.ID), gz); err != nil {
+			return err
+		}
+		month := []byte(store.Month(p.CreatedAt))
+		var n [8]byte
+		binary.BigEndian.PutUint64(n[:], decodeCount(usage.Get(month))+1)
+		return usage.Put(month, n[:])
+	})
+}
+
+// Policy implements store.Store.
+func (s *Store) Policy(ctx context.Context, accountID, id string) (store.Policy, error) {
+	var (
+		p        store.Policy
+		gzipped  []byte
+		notFound = store.ErrPolicyNotFound
+	)
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
+		policies, _ := accountBucket(tx, bucketPolicies, accountID, false)
+		contents, _ := accountBucket(tx, bucketContents, accountID, false)
+		if policies == nil || contents == nil {
+			return notFound
+		}
+		if err := getJSON(policies, id, &p.Summary, notFound); err != nil {
+			return err
+		}
+		c := contents.Get([]byte(id))
+		if c == nil {
+			return fmt.Errorf("bolt store: policy %s has no content", id)
+		}
+		// bbolt's slices are valid only inside the transaction.
+		gzipped = bytes.Clone(c)
+		return nil
+	})
+	if err != nil {
+		return store.Policy{}, err
+	}
+	p.AccountID = accountID
+	p.Summary = normalizeSummary(p.Summary)
+	if p.Content, err = content.Decompress(gzipped); err != nil {
+		return store.Policy{}, fmt.Errorf("bolt store: policy %s: %w", id, err)
+	}
+	return p, nil
+}
+
+// ListPolicies implements store.Store.
+func (s *Store) ListPolicies(ctx context.Context, accountID string, opt store.ListOptions) (store.Page, error) {
+	if opt.Limit < 1 || opt.Limit > store.MaxListLimit {
+		return store.Page{}, errs.E(errs.Invalid, "invalid_limit", "limit must be between 1 and %d", store.MaxListLimit)
+	}
+	var page store.Page
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
+		policies, _ := accountBucket(tx, bucketPolicies, accountID, false)
+		if policies == nil {
+			return nil
+		}
+		c := policies.Cursor()
+		var k, v []byte
+		if opt.After == "" {
+			k, v = c.Last()
+		} else {
+			// Start strictly before After, whether or not it still exists.
+			if k, _ = c.Seek([]byte(opt.After)); k == nil {
+				k, v = c.Last()
+			} else {
+				k, v = c.Prev()
+			}
+		}
+		for ; k != nil; k, v = c.Prev() {
+			if len(page.Items) == opt.Limit {
+				page.Next = page.Items[len(page.Items)-1].ID
+				break
+			}
+			var sum store.Summary
+			if err := json.Unmarshal(v, &sum); err != nil {
+				return fmt.Errorf("bolt store: decode policy %s: %w", k, err)
+			}
+			sum.AccountID = accountID
+			page.Items = append(page.Items, normalizeSummary(sum))
+		}
+		return nil
+	})
+	if err != nil {
+		return store.Page{}, err
+	}
+	if page.Items == nil {
+		page.Items = []store.Summary{}
+	}
+	return page, nil
+}
+
+// DeletePolicy implements store.Store.
+func (s *Store) DeletePolicy(ctx context.Context, accountID, id string) error {
+	return s.update(ctx, func(tx *bbolt.Tx) error {
+		policies, _ := accountBucket(tx, bucketPolicies, accountID, false)
+		if policies == nil || policies.Get([]byte(id)) == nil {
+			return store.ErrPolicyNotFound
+		}
+		if err := policies.Delete([]byte(id)); err != nil {
+			return err
+		}
+		if contents, _ := accountBucket(tx, bucketContents, accountID, false); contents != nil {
+			return contents.Delete([]byte(id))
+		}
+		return nil
+	})
+}
+
+// GenerationCount implements store.Store.
+func (s *Store) GenerationCount(ctx context.Context, accountID, month string) (int, error) {
+	var n uint64
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
+		if usage, _ := accountBucket(tx, bucketUsage, accountID, false); usage != nil {
+			n = decodeCount(usage.Get([]byte(month)))
+		}
+		return nil
+	})
+	return int(n), err
+}
+
+// view and update run fn in a transaction unless ctx is already done. The
+// store's own errors pass through; bbolt's become internal errors.
+func (s *Store) view(ctx context.Context, fn func(*bbolt.Tx) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return classify(s.db.View(fn))
+}
+
+func (s *Store) update(ctx context.Context, fn func(*bbolt.Tx) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return classify(s.db.Update(fn))
+}
+
+func classify(err error) error {
+	if err == nil || errs.As(err) != nil {
+		return err
+	}
+	return fmt.Errorf("bolt store: %w", err)
+}
+
+// accountBucket returns the per-account bucket under top, creating it when
+// create is set (in a write transaction). Without create, a missing bucket
+// is (nil, nil).
+func accountBucket(tx *bbolt.Tx, top []byte, accountID string, create bool) (*bbolt.Bucket, error) {
+	if accountID == "" {
+		return nil, nil
+	}
+	parent := tx.Bucket(top)
+	if create {
+		return parent.CreateBucketIfNotExists([]byte(accountID))
+	}
+	return parent.Bucket([]byte(accountID)), nil
+}
+
+func putJSON(b *bbolt.Bucket, key string, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return b.Put([]byte(key), data)
+}
+
+func getJSON(b *bbolt.Bucket, key string, v any, notFound error) error {
+	if key == "" {
+		return notFound
+	}
+	data := b.Get([]byte(key))
+	if data == nil {
+		return notFound
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("decode %q: %w", key, err)
+	}
+	return nil
+}
+
+func decodeCount(b []byte) uint64 {
+	if len(b) != 8 {
+		return 0
+	}
+	return binary.BigEndian.Uint64(b)
+}
+
+// normalizeSummary gives every returned summary the same shape whatever was
+// stored: UTC time and non-nil slices (so JSON shows [] rather than null).
+func normalizeSummary(s store.Summary) store.Summary {
+	s.CreatedAt = s.CreatedAt.UTC()
+	if s.ThirdPartyServices == nil {
+		s.ThirdPartyServices = []string{}
+	}
+	if s.ComplianceFlags == nil {
+		s.ComplianceFlags = []compliance.Flag{}
+	}
+	return s
+}
+
+func normalizeKey(k account.Key) account.Key {
+	k.CreatedAt = k.CreatedAt.UTC()
+	if k.ExpiresAt != nil {
+		t := k.ExpiresAt.UTC()
+		k.ExpiresAt = &t
+	}
+	if k.RevokedAt != nil {
+		t := k.RevokedAt.UTC()
+		k.RevokedAt = &t
+	}
+	return k
+}

@@ -1,0 +1,145 @@
+package bolt
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/policygen/policygen/pkg/account"
+	"github.com/policygen/policygen/pkg/ids"
+	"github.com/policygen/policygen/pkg/store"
+	"github.com/policygen/policygen/pkg/store/storetest"
+)
+
+func open(t *testing.T) store.Store {
+	t.Helper()
+	st, err := Open(filepath.Join(t.TempDir(), "policygen.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+func TestContract(t *testing.T) {
+	storetest.Run(t, open)
+}
+
+func TestOpenCreatesPrivateFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "nested", "dir", "policygen.db")
+	st, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if perm := fi.Mode().Perm(); perm != 0o600 {
+		t.Errorf("file mode %v, want 0600", perm)
+	}
+}
+
+func TestReopenKeepsData(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "policygen.db")
+	st, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := t.Context()
+	a := account.Account{ID: ids.New(ids.Account), Email: "a@example.com", Plan: account.Agency, CreatedAt: time.Now().UTC()}
+	if err := st.CreateAccount(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	p := store.Policy{Summary: store.Summary{ID: ids.New(ids.Policy), AccountID: a.ID, CreatedAt: a.CreatedAt}, Content: "hello"}
+	if err := st.CreatePolicy(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	st, err = Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if has, err := st.HasAccounts(ctx); err != nil || !has {
+		t.Errorf("HasAccounts after reopen = %v, %v", has, err)
+	}
+	got, err := st.Policy(ctx, a.ID, p.ID)
+	if err != nil || got.Content != "hello" {
+		t.Errorf("Policy after reopen = %+v, %v", got, err)
+	}
+}
+
+func TestSecondOpenFailsClearly(t *testing.T) {
+	// bbolt's lock is a flock, which a second open in the same process
+	// contends for just like another process would.
+	defer func(d time.Duration) { lockTimeout = d }(lockTimeout)
+	lockTimeout = 50 * time.Millisecond
+	path := filepath.Join(t.TempDir(), "policygen.db")
+	st, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	_, err = Open(path)
+	if !errors.Is(err, ErrInUse) {
+		t.Fatalf("second Open: %v, want ErrInUse", err)
+	}
+}
+
+// TestSecondProcessFailsClearly opens the file here and then in a child
+// process (this test binary, re-run as TestOpenInChild), which must give up
+// with ErrInUse's message instead of hanging.
+func TestSecondProcessFailsClearly(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "policygen.db")
+	st, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestOpenInChild$", "-test.v")
+	cmd.Env = append(os.Environ(), "BOLT_TEST_CHILD_PATH="+path)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "store is in use by another process") {
+		t.Errorf("child output does not name the problem:\n%s", out)
+	}
+}
+
+// TestOpenInChild is the child half of TestSecondProcessFailsClearly.
+func TestOpenInChild(t *testing.T) {
+	path := os.Getenv("BOLT_TEST_CHILD_PATH")
+	if path == "" {
+		t.Skip("run by TestSecondProcessFailsClearly")
+	}
+	lockTimeout = 50 * time.Millisecond
+	st, err := Open(path)
+	if err == nil {
+		st.Close()
+		t.Fatal("second process opened a file in use")
+	}
+	t.Log(err)
+}
+
+func openBench(b *testing.B) store.Store {
+	st, err := Open(filepath.Join(b.TempDir(), "policygen.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { st.Close() })
+	return st
+}
+
+func BenchmarkCreatePolicy(b *testing.B) { storetest.BenchmarkCreatePolicy(b, openBench) }
+func BenchmarkListPolicies(b *testing.B) { storetest.BenchmarkListPolicies(b, openBench) }
+func BenchmarkGetPolicy(b *testing.B)    { storetest.BenchmarkGetPolicy(b, openBench) }

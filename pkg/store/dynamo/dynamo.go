@@ -1,0 +1,600 @@
+// Package dynamo is the Store on one DynamoDB table (AWS SDK v2), the
+// production backend. docs/STORAGE.md describes the item layout, access
+// patterns and costs; in short:
+//
+//	pk                  sk                  what
+//	ACCOUNT#<acct>      ACCOUNT             the account
+//	ACCOUNT#<acct>      POLICY#<id>         policy metadata (what a list reads)
+//	ACCOUNT#<acct>      CONTENT#<id>        metadata + gzip content (what a get reads)
+//	ACCOUNT#<acct>      USAGE#<YYYY-MM>     generations that month (count)
+//	KEY#<hash>          KEY                 an API key, found by its hash
+//	KEYID#<keyId>       KEYID               pointer from a key's id to its hash
+//	STATS               ACCOUNTS            number of accounts ever created
+//
+// Every policy item's partition key is its account, and every policy
+// operation builds the key from the account id it is given, so no request
+// can reach another account's items. Writes that must change several items
+// together are transactions with conditions; their cancellation reasons are
+// mapped to NotFound or Conflict.
+package dynamo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/policygen/policygen/pkg/account"
+	"github.com/policygen/policygen/pkg/compliance"
+	"github.com/policygen/policygen/pkg/errs"
+	"github.com/policygen/policygen/pkg/store"
+	"github.com/policygen/policygen/pkg/store/internal/content"
+)
+
+// Attribute names of the table's keys and TTL (template.yaml must match).
+const (
+	AttrPK  = "pk"
+	AttrSK  = "sk"
+	AttrTTL = "ttl"
+)
+
+// How long items that are no longer needed are kept before DynamoDB's TTL
+// deletes them.
+const (
+	// RevokedKeyRetention: a revoked (or expired) key keeps answering
+	// "revoked"/"expired" for this long, then disappears and reads as unknown.
+	RevokedKeyRetention = 90 * 24 * time.Hour
+	// UsageRetention: a monthly usage counter outlives its month by about a
+	// year, for billing questions.
+	UsageRetention = 400 * 24 * time.Hour
+)
+
+// maxContentBytes bounds a compressed policy so its item stays under
+// DynamoDB's 400 KB item limit with room for the metadata.
+const maxContentBytes = 350 << 10
+
+// Store is a store.Store on one DynamoDB table.
+type Store struct {
+	db    *dynamodb.Client
+	table string
+}
+
+var _ store.Store = (*Store)(nil)
+
+// New returns a Store on table. It does no I/O: the table must exist (see
+// CreateTable).
+func New(client *dynamodb.Client, table string) *Store {
+	return &Store{db: client, table: table}
+}
+
+// Close implements store.Store; the client needs no closing.
+func (s *Store) Close() error { return nil }
+
+// Key builders. Ids come from callers, so every policy key is built here
+// from the account id: a crafted id can only name an item of that account.
+func accountPK(acct string) string { return "ACCOUNT#" + acct }
+
+const (
+	skAccount       = "ACCOUNT"
+	skPolicyPrefix  = "POLICY#"
+	skContentPrefix = "CONTENT#"
+	skUsagePrefix   = "USAGE#"
+	skKey           = "KEY"
+	skKeyID         = "KEYID"
+	pkStats         = "STATS"
+	skStatsAccounts = "ACCOUNTS"
+)
+
+func keyPK(hash string) string   { return "KEY#" + hash }
+func keyIDPK(id string) string   { return "KEYID#" + id }
+func policySK(id string) string  { return skPolicyPrefix + id }
+func contentSK(id string) string { return skContentPrefix + id }
+func usageSK(m string) string    { return skUsagePrefix + m }
+
+func itemKey(pk, sk string) map[string]types.AttributeValue {
+	return map[string]types.AttributeValue{
+		AttrPK: &types.AttributeValueMemberS{Value: pk},
+		AttrSK: &types.AttributeValueMemberS{Value: sk},
+	}
+}
+
+// Items as stored. Attribute names are the json tag names, shared with the
+// API's field names; times are RFC 3339 strings, ttl epoch seconds.
+type accountItem struct {
+	PK string `json:"pk"`
+	SK string `json:"sk"`
+	account.Account
+}
+
+type keyItem struct {
+	PK string `json:"pk"`
+	SK string `json:"sk"`
+	account.Key
+	TTL *int64 `json:"ttl,omitempty"`
+}
+
+type keyIDItem struct {
+	PK        string `json:"pk"`
+	SK        string `json:"sk"`
+	Hash      string `json:"hash"`
+	AccountID string `json:"accountId"`
+	TTL       *int64 `json:"ttl,omitempty"`
+}
+
+type policyItem struct {
+	PK string `json:"pk"`
+	SK string `json:"sk"`
+	store.Summary
+}
+
+type contentItem struct {
+	PK string `json:"pk"`
+	SK string `json:"sk"`
+	store.Summary
+	// Content is gzip-compressed Markdown: a binary attribute is billed by
+	// its bytes, and policy text compresses about 4:1.
+	Content []byte `json:"content"`
+}
+
+type countItem struct {
+	Count int64 `json:"count"`
+}
+
+func marshal(v any) (map[string]types.AttributeValue, error) {
+	return attributevalue.MarshalMapWithOptions(v, func(o *attributevalue.EncoderOptions) { o.TagKey = "json" })
+}
+
+func unmarshal(m map[string]types.AttributeValue, v any) error {
+	return attributevalue.UnmarshalMapWithOptions(m, v, func(o *attributevalue.DecoderOptions) { o.TagKey = "json" })
+}
+
+// CreateAccount implements store.Store. The STATS counter makes HasAccounts
+// one GetItem instead of a table scan.
+func (s *Store) CreateAccount(ctx context.Context, a account.Account) error {
+	a.CreatedAt = a.CreatedAt.UTC()
+	item, err := marshal(accountItem{PK: accountPK(a.ID), SK: skAccount, Account: a})
+	if err != nil {
+		return s.internal("encode account", err)
+	}
+	reasons, err := s.transact(ctx, "create account", []types.TransactWriteItem{
+		{Put: &types.Put{
+			TableName:           &s.table,
+			Item:                item,
+			ConditionExpression: aws.String("attribute_not_exists(pk)"),
+		}},
+		{Update: &types.Update{
+			TableName:                 &s.table,
+			Key:                       itemKey(pkStats, skStatsAccounts),
+			UpdateExpression:          aws.String("ADD #count :one"),
+			ExpressionAttributeNames:  map[string]string{"#count": "count"},
+			ExpressionAttributeValues: map[string]types.AttributeValue{":one": number(1)},
+		}},
+	})
+	if failed(reasons, 0) {
+		return store.ErrExists
+	}
+	return err
+}
+
+// Account implements store.Store.
+func (s *Store) Account(ctx context.Context, id string) (account.Account, error) {
+	var it accountItem
+	if err := s.get(ctx, "get account", itemKey(accountPK(id), skAccount), &it, store.ErrAccountNotFound); err != nil {
+		return account.Account{}, err
+	}
+	it.Account.CreatedAt = it.Account.CreatedAt.UTC()
+	return it.Account, nil
+}
+
+// SetPlan implements store.Store.
+func (s *Store) SetPlan(ctx context.Context, accountID string, plan account.Plan) error {
+	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                 &s.table,
+		Key:                       itemKey(accountPK(accountID), skAccount),
+		UpdateExpression:          aws.String("SET #plan = :plan"),
+		ConditionExpression:       aws.String("attribute_exists(pk)"),
+		ExpressionAttributeNames:  map[string]string{"#plan": "plan"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":plan": &types.AttributeValueMemberS{Value: string(plan)}},
+	})
+	var ccf *types.ConditionalCheckFailedException
+	if errors.As(err, &ccf) {
+		return store.ErrAccountNotFound
+	}
+	if err != nil {
+		return s.internal("set plan", err)
+	}
+	return nil
+}
+
+// HasAccounts implements store.Store.
+func (s *Store) HasAccounts(ctx context.Context) (bool, error) {
+	var c countItem
+	err := s.get(ctx, "count accounts", itemKey(pkStats, skStatsAccounts), &c, nil)
+	return c.Count > 0, err
+}
+
+// CreateKey implements store.Store: the key record, its id pointer and a
+// check that the account exists, in one transaction.
+func (s *Store) CreateKey(ctx context.Context, k account.Key) error {
+	k = normalizeKey(k)
+	var ttl *int64
+	if k.ExpiresAt != nil {
+		ttl = epoch(k.ExpiresAt.Add(RevokedKeyRetention))
+	}
+	keyAV, err := marshal(keyItem{PK: keyPK(k.Hash), SK: skKey, Key: k, TTL: ttl})
+	if err != nil {
+		return s.internal("encode key", err)
+	}
+	idAV, err := marshal(keyIDItem{PK: keyIDPK(k.ID), SK: skKeyID, Hash: k.Hash, AccountID: k.AccountID, TTL: ttl})
+	if err != nil {
+		return s.internal("encode key", err)
+	}
+	notExists := aws.String("attribute_not_exists(pk)")
+	reasons, err := s.transact(ctx, "create key", []types.TransactWriteItem{
+		{Put: &types.Put{TableName: &s.table, Item: keyAV, ConditionExpression: notExists}},
+		{Put: &types.Put{TableName: &s.table, Item: idAV, ConditionExpression: notExists}},
+		{ConditionCheck: &types.ConditionCheck{
+			TableName:           &s.table,
+			Key:                 itemKey(accountPK(k.AccountID), skAccount),
+			ConditionExpression: aws.String("attribute_exists(pk)"),
+		}},
+	})
+	switch {
+	case failed(reasons, 2):
+		return store.ErrAccountNotFound
+	case failed(reasons, 0), failed(reasons, 1):
+		return store.ErrExists
+	}
+	return err
+}
+
+// KeyByHash implements store.Store: one GetItem.
+func (s *Store) KeyByHash(ctx context.Context, hash string) (account.Key, error) {
+	var it keyItem
+	if err := s.get(ctx, "get key", itemKey(keyPK(hash), skKey), &it, store.ErrKeyNotFound); err != nil {
+		return account.Key{}, err
+	}
+	return normalizeKey(it.Key), nil
+}
+
+// Key implements store.Store: the id pointer, then the record.
+func (s *Store) Key(ctx context.Context, id string) (account.Key, error) {
+	var ptr keyIDItem
+	if err := s.get(ctx, "get key id", itemKey(keyIDPK(id), skKeyID), &ptr, store.ErrKeyNotFound); err != nil {
+		return account.Key{}, err
+	}
+	return s.KeyByHash(ctx, ptr.Hash)
+}
+
+// RevokeKey implements store.Store. The earlier of the stored and the new
+// revocation time wins: a rotation may schedule a key's revocation in the
+// future, and revoking it now (because it leaked) must take effect now.
+// The write is conditional on the value just read, so a concurrent revoke
+// cannot be lost; on a lost race the loop reads again. The pointer item gets
+// the same TTL, so both age out together.
+func (s *Store) RevokeKey(ctx context.Context, id string, at time.Time) (account.Key, error) {
+	var ptr keyIDItem
+	if err := s.get(ctx, "get key id", itemKey(keyIDPK(id), skKeyID), &ptr, store.ErrKeyNotFound); err != nil {
+		return account.Key{}, err
+	}
+	at = at.UTC()
+	key := itemKey(keyPK(ptr.Hash), skKey)
+	for attempt := 0; attempt < maxTransactAttempts; attempt++ {
+		got, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{TableName: &s.table, Key: key, ConsistentRead: aws.Bool(true)})
+		if err != nil {
+			return account.Key{}, s.internal("get key", err)
+		}
+		if len(got.Item) == 0 {
+			return account.Key{}, store.ErrKeyNotFound
+		}
+		var cur keyItem
+		if err := unmarshal(got.Item, &cur); err != nil {
+			return account.Key{}, s.internal("decode key", err)
+		}
+		if cur.RevokedAt != nil && !at.Before(*cur.RevokedAt) {
+			return normalizeKey(cur.Key), nil
+		}
+		ttl := at.Add(RevokedKeyRetention).Unix()
+		if cur.TTL != nil && *cur.TTL < ttl {
+			ttl = *cur.TTL
+		}
+		cond := "attribute_exists(pk) AND attribute_not_exists(#rev)"
+		values := map[string]types.AttributeValue{
+			":rev": &types.AttributeValueMemberS{Value: at.Format(time.RFC3339Nano)},
+			":ttl": number(ttl),
+		}
+		if old, ok := got.Item["revokedAt"]; ok {
+			cond = "#rev = :old"
+			values[":old"] = old
+		}
+		out, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+			TableName:                 &s.table,
+			Key:                       key,
+			UpdateExpression:          aws.String("SET #rev = :rev, #ttl = :ttl"),
+			ConditionExpression:       aws.String(cond),
+			ExpressionAttributeNames:  map[string]string{"#rev": "revokedAt", "#ttl": AttrTTL},
+			ExpressionAttributeValues: values,
+			ReturnValues:              types.ReturnValueAllNew,
+		})
+		var ccf *types.ConditionalCheckFailedException
+		if errors.As(err, &ccf) {
+			continue // changed or deleted since the read: read again
+		}
+		if err != nil {
+			return account.Key{}, s.internal("revoke key", err)
+		}
+		var it keyItem
+		if err := unmarshal(out.Attributes, &it); err != nil {
+			return account.Key{}, s.internal("decode key", err)
+		}
+		_, err = s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+			TableName:                 &s.table,
+			Key:                       itemKey(keyIDPK(id), skKeyID),
+			UpdateExpression:          aws.String("SET #ttl = :ttl"),
+			ConditionExpression:       aws.String("attribute_exists(pk)"),
+			ExpressionAttributeNames:  map[string]string{"#ttl": AttrTTL},
+			ExpressionAttributeValues: map[string]types.AttributeValue{":ttl": number(ttl)},
+		})
+		if err != nil && !errors.As(err, &ccf) {
+			return account.Key{}, s.internal("set key id ttl", err)
+		}
+		return normalizeKey(it.Key), nil
+	}
+	return account.Key{}, s.internal("revoke key", fmt.Errorf("key changed concurrently %d times", maxTransactAttempts))
+}
+
+// CreatePolicy implements store.Store: metadata, content and the month's
+// usage counter in one transaction.
+func (s *Store) CreatePolicy(ctx context.Context, p store.Policy) error {
+	if p.ID == "" || p.AccountID == "" {
+		return errs.E(errs.Internal, "invalid_policy", "policy id and account id are required")
+	}
+	p.Summary = normalizeSummary(p.Summary)
+	gz, err := content.Compress(p.Content)
+	if err != nil {
+		return s.internal("compress content", err)
+	}
+	if len(gz) > maxContentBytes {
+		return s.internal("store policy", fmt.Errorf("compressed content is %d bytes, over the %d limit", len(gz), maxContentBytes))
+	}
+	pk := accountPK(p.AccountID)
+	meta, err := marshal(policyItem{PK: pk, SK: policySK(p.ID), Summary: p.Summary})
+	if err != nil {
+		return s.internal("encode policy", err)
+	}
+	body, err := marshal(contentItem{PK: pk, SK: contentSK(p.ID), Summary: p.Summary, Content: gz})
+	if err != nil {
+		return s.internal("encode policy", err)
+	}
+	notExists := aws.String("attribute_not_exists(pk)")
+	reasons, err := s.transact(ctx, "create policy", []types.TransactWriteItem{
+		{Put: &types.Put{TableName: &s.table, Item: meta, ConditionExpression: notExists}},
+		{Put: &types.Put{TableName: &s.table, Item: body, ConditionExpression: notExists}},
+		{Update: &types.Update{
+			TableName:                &s.table,
+			Key:                      itemKey(pk, usageSK(store.Month(p.CreatedAt))),
+			UpdateExpression:         aws.String("ADD #count :one SET #ttl = if_not_exists(#ttl, :ttl)"),
+			ExpressionAttributeNames: map[string]string{"#count": "count", "#ttl": AttrTTL},
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":one": number(1),
+				":ttl": number(*epoch(p.CreatedAt.Add(UsageRetention))),
+			},
+		}},
+	})
+	if failed(reasons, 0) || failed(reasons, 1) {
+		return store.ErrExists
+	}
+	return err
+}
+
+// Policy implements store.Store: one GetItem of the content item, which
+// carries the metadata too.
+func (s *Store) Policy(ctx context.Context, accountID, id string) (store.Policy, error) {
+	var it contentItem
+	if err := s.get(ctx, "get policy", itemKey(accountPK(accountID), contentSK(id)), &it, store.ErrPolicyNotFound); err != nil {
+		return store.Policy{}, err
+	}
+	text, err := content.Decompress(it.Content)
+	if err != nil {
+		return store.Policy{}, s.internal("decompress policy", err)
+	}
+	sum := normalizeSummary(it.Summary)
+	sum.AccountID = accountID
+	return store.Policy{Summary: sum, Content: text}, nil
+}
+
+// ListPolicies implements store.Store: a Query of the account's partition,
+// sort keys POLICY#..., descending, reading only metadata items. It asks for
+// one item more than the page so that "more follow" is known without a
+// second request (DynamoDB may return a LastEvaluatedKey even when nothing
+// follows).
+func (s *Store) ListPolicies(ctx context.Context, accountID string, opt store.ListOptions) (store.Page, error) {
+	if opt.Limit < 1 || opt.Limit > store.MaxListLimit {
+		return store.Page{}, errs.E(errs.Invalid, "invalid_limit", "limit must be between 1 and %d", store.MaxListLimit)
+	}
+	pk := accountPK(accountID)
+	var start map[string]types.AttributeValue
+	if opt.After != "" {
+		// Built here from the caller's account: a cursor cannot move the
+		// query to another partition.
+		start = itemKey(pk, policySK(opt.After))
+	}
+	items := make([]store.Summary, 0, opt.Limit+1)
+	for len(items) <= opt.Limit {
+		out, err := s.db.Query(ctx, &dynamodb.QueryInput{
+			TableName:              &s.table,
+			KeyConditionExpression: aws.String("pk = :pk AND begins_with(sk, :prefix)"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":pk":     &types.AttributeValueMemberS{Value: pk},
+				":prefix": &types.AttributeValueMemberS{Value: skPolicyPrefix},
+			},
+			ScanIndexForward:  aws.Bool(false),
+			Limit:             aws.Int32(int32(opt.Limit + 1 - len(items))),
+			ExclusiveStartKey: start,
+			ConsistentRead:    aws.Bool(true),
+		})
+		if err != nil {
+			return store.Page{}, s.internal("list policies", err)
+		}
+		for _, m := range out.Items {
+			var it policyItem
+			if err := unmarshal(m, &it); err != nil {
+				return store.Page{}, s.internal("decode policy", err)
+			}
+			sum := normalizeSummary(it.Summary)
+			sum.AccountID = accountID
+			items = append(items, sum)
+		}
+		if len(out.LastEvaluatedKey) == 0 {
+			break
+		}
+		start = out.LastEvaluatedKey
+	}
+	page := store.Page{Items: items}
+	if len(items) > opt.Limit {
+		page.Items = items[:opt.Limit]
+		page.Next = page.Items[opt.Limit-1].ID
+	}
+	return page, nil
+}
+
+// DeletePolicy implements store.Store: metadata (which must exist) and
+// content in one transaction. The usage counter stays.
+func (s *Store) DeletePolicy(ctx context.Context, accountID, id string) error {
+	pk := accountPK(accountID)
+	reasons, err := s.transact(ctx, "delete policy", []types.TransactWriteItem{
+		{Delete: &types.Delete{
+			TableName:           &s.table,
+			Key:                 itemKey(pk, policySK(id)),
+			ConditionExpression: aws.String("attribute_exists(pk)"),
+		}},
+		{Delete: &types.Delete{TableName: &s.table, Key: itemKey(pk, contentSK(id))}},
+	})
+	if failed(reasons, 0) {
+		return store.ErrPolicyNotFound
+	}
+	return err
+}
+
+// GenerationCount implements store.Store.
+func (s *Store) GenerationCount(ctx context.Context, accountID, month string) (int, error) {
+	var c countItem
+	err := s.get(ctx, "get usage", itemKey(accountPK(accountID), usageSK(month)), &c, nil)
+	return int(c.Count), err
+}
+
+// get reads one item (strongly consistent) into v. A missing item is
+// notFound, or leaves v untouched when notFound is nil.
+func (s *Store) get(ctx context.Context, op string, key map[string]types.AttributeValue, v any, notFound error) error {
+	out, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{
+		TableName:      &s.table,
+		Key:            key,
+		ConsistentRead: aws.Bool(true),
+	})
+	if err != nil {
+		return s.internal(op, err)
+	}
+	if len(out.Item) == 0 {
+		return notFound
+	}
+	if err := unmarshal(out.Item, v); err != nil {
+		return s.internal(op, err)
+	}
+	return nil
+}
+
+// maxTransactAttempts bounds retries of a transaction that lost to a
+// concurrent one on the same item (usually the month's usage counter).
+const maxTransactAttempts = 10
+
+// transact runs a write transaction. When DynamoDB cancels it because a
+// condition failed, it returns the per-item reasons (for the caller to map
+// with failed) together with an internal error; a cancellation caused only
+// by conflicts with other transactions (or throttling) is retried with
+// jittered backoff.
+func (s *Store) transact(ctx context.Context, op string, items []types.TransactWriteItem) ([]types.CancellationReason, error) {
+	backoff := 10 * time.Millisecond
+	for attempt := 1; ; attempt++ {
+		_, err := s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
+		if err == nil {
+			return nil, nil
+		}
+		var tce *types.TransactionCanceledException
+		if !errors.As(err, &tce) {
+			return nil, s.internal(op, err)
+		}
+		retry := false
+		for _, r := range tce.CancellationReasons {
+			switch aws.ToString(r.Code) {
+			case "ConditionalCheckFailed":
+				return tce.CancellationReasons, s.internal(op, err)
+			case "TransactionConflict", "ThrottlingError", "ProvisionedThroughputExceeded":
+				retry = true // transient: worth another try
+			}
+		}
+		if !retry || attempt == maxTransactAttempts {
+			return nil, s.internal(op, err)
+		}
+		sleep := backoff/2 + rand.N(backoff/2+1)
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(sleep):
+		}
+		backoff = min(2*backoff, 500*time.Millisecond)
+	}
+}
+
+// failed reports whether item i of a cancelled transaction failed its
+// condition.
+func failed(reasons []types.CancellationReason, i int) bool {
+	return i < len(reasons) && aws.ToString(reasons[i].Code) == "ConditionalCheckFailed"
+}
+
+func (s *Store) internal(op string, err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return fmt.Errorf("dynamo store %s: %s: %w", s.table, op, err)
+}
+
+func number(n int64) types.AttributeValue {
+	return &types.AttributeValueMemberN{Value: strconv.FormatInt(n, 10)}
+}
+
+func epoch(t time.Time) *int64 {
+	n := t.Unix()
+	return &n
+}
+
+// normalizeSummary: UTC time and non-nil slices, as every store returns.
+func normalizeSummary(s store.Summary) store.Summary {
+	s.CreatedAt = s.CreatedAt.UTC()
+	if s.ThirdPartyServices == nil {
+		s.ThirdPartyServices = []string{}
+	}
+	if s.ComplianceFlags == nil {
+		s.ComplianceFlags = []compliance.Flag{}
+	}
+	return s
+}
+
+func normalizeKey(k account.Key) account.Key {
+	k.CreatedAt = k.CreatedAt.UTC()
+	if k.ExpiresAt != nil {
+		t := k.ExpiresAt.UTC()
+		k.ExpiresAt = &t
+	}
+	if k.RevokedAt != nil {
+		t := k.RevokedAt.UTC()
+		k.RevokedAt = &t
+	}
+	return k
+}
