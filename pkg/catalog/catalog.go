@@ -68,6 +68,10 @@ type DataCategory struct {
 	// personal information, § 1798.140(ae)).
 	CCPA      []string `json:"ccpa"`
 	Sensitive bool     `json:"sensitive,omitempty"`
+	// Purposes, when set, are the only purposes the category is used for,
+	// whatever else the business type or service does (log-in credentials
+	// serve the account and its security, not marketing).
+	Purposes []string `json:"purposes,omitempty"`
 }
 
 // Purpose is a reason personal data is processed.
@@ -103,15 +107,18 @@ type BusinessType struct {
 
 // Service is a third-party service a business may use.
 type Service struct {
-	ID                   string          `json:"id"`
-	Name                 string          `json:"name"`
-	Category             string          `json:"category"`
-	Provider             string          `json:"provider"`
-	ProviderCountry      string          `json:"providerCountry"`
-	EUEntity             string          `json:"euEntity"` // contracting entity in the EEA, if any
-	Purpose              string          `json:"purpose"`
-	DataCategories       []string        `json:"dataCategories"`
-	SetsCookies          bool            `json:"setsCookies"`
+	ID              string   `json:"id"`
+	Name            string   `json:"name"`
+	Category        string   `json:"category"`
+	Provider        string   `json:"provider"`
+	ProviderCountry string   `json:"providerCountry"`
+	EUEntity        string   `json:"euEntity"` // contracting entity in the EEA, if any
+	Purpose         string   `json:"purpose"`
+	DataCategories  []string `json:"dataCategories"`
+	// SetsCookies is nil when no source confirmed whether the service
+	// stores or reads information on the visitor's device. Callers must
+	// not read nil as false: see CookiesUnknown.
+	SetsCookies          *bool           `json:"setsCookies"`
 	Cookies              []Cookie        `json:"cookies"`
 	PrivacyPolicyURL     string          `json:"privacyPolicyUrl"`
 	DPAURL               string          `json:"dpaUrl,omitempty"`
@@ -264,6 +271,9 @@ func (c *Catalog) validate() error {
 		}
 		in("dataCategory "+d.ID+" ccpa", []string{"A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L"}, d.CCPA...)
 	}
+	for _, d := range c.DataCategories {
+		in("dataCategory "+d.ID+" purposes", purposes, d.Purposes...)
+	}
 	for _, p := range c.Purposes {
 		in("purpose "+p.ID+" gdprBasis", Bases, p.GDPRBasis)
 	}
@@ -301,8 +311,13 @@ func (c *Catalog) validate() error {
 		if s.DPAURL != "" && !isHTTPS(s.DPAURL) {
 			bad("%s: dpaUrl must be an https URL", where)
 		}
-		if !s.SetsCookies && len(s.Cookies) > 0 {
-			bad("%s: lists cookies but setsCookies is false", where)
+		if (s.SetsCookies == nil || !*s.SetsCookies) && len(s.Cookies) > 0 {
+			bad("%s: lists cookies but setsCookies is not true", where)
+		}
+		// A payment provider completes a transaction the consumer asked
+		// for; it is never a recipient of a sale or sharing.
+		if s.Category == "payments" && s.CCPARole != RoleServiceProvider {
+			bad("%s: a payment provider must have ccpaRole service_provider", where)
 		}
 		for _, k := range s.Cookies {
 			if k.Name == "" || k.Purpose == "" || k.Duration == "" {
@@ -316,6 +331,14 @@ func (c *Catalog) validate() error {
 func isHTTPS(u string) bool {
 	return len(u) > len("https://") && u[:len("https://")] == "https://"
 }
+
+// SetsCookiesKnown reports whether the service is known to store or read
+// information on the visitor's device.
+func (s Service) SetsCookiesKnown() bool { return s.SetsCookies != nil && *s.SetsCookies }
+
+// CookiesUnknown reports whether it is not known if the service stores or
+// reads information on the visitor's device.
+func (s Service) CookiesUnknown() bool { return s.SetsCookies == nil }
 
 // Service returns the service with id.
 func (c *Catalog) Service(id string) (Service, bool) {

@@ -72,7 +72,9 @@ func TestLoadRejects(t *testing.T) {
 		{"unknown category", `[` + strings.Replace(goodService, `"analytics"`, `"astrology"`, 1) + `]`, `unknown value "astrology"`},
 		{"unknown role", `[` + strings.Replace(goodService, `"service_provider"`, `"friend"`, 1) + `]`, `unknown value "friend"`},
 		{"http policy url", `[` + strings.Replace(goodService, `https://p.example/privacy`, `http://p.example/privacy`, 1) + `]`, "privacyPolicyUrl"},
-		{"cookies without setsCookies", `[` + strings.Replace(goodService, `"setsCookies":true`, `"setsCookies":false`, 1) + `]`, "setsCookies is false"},
+		{"cookies without setsCookies", `[` + strings.Replace(goodService, `"setsCookies":true`, `"setsCookies":false`, 1) + `]`, "setsCookies is not true"},
+		{"cookies with unknown setsCookies", `[` + strings.Replace(goodService, `"setsCookies":true`, `"setsCookies":null`, 1) + `]`, "setsCookies is not true"},
+		{"payment provider as third party", `[` + strings.NewReplacer(`"analytics"`, `"payments"`, `"service_provider"`, `"third_party"`).Replace(goodService) + `]`, "payment provider must have ccpaRole service_provider"},
 		{"no sources", `[` + strings.Replace(goodService, `[{"fact":"f","url":"https://p.example","via":"v"}]`, `[]`, 1) + `]`, "no sources"},
 		{"bad country", `[` + strings.Replace(goodService, `"US"`, `"USA"`, 1) + `]`, "providerCountry"},
 		{"trailing data", `[` + goodService + `] []`, "trailing data"},
@@ -90,6 +92,42 @@ func TestLoadRejects(t *testing.T) {
 	}
 }
 
+// TestSetsCookiesUnknown: null in services.json means "not verified" and
+// must stay distinguishable from false.
+func TestSetsCookiesUnknown(t *testing.T) {
+	noCookies := strings.Replace(goodService, `"cookies":[{"name":"_x","purpose":"id","duration":"1 day"}]`, `"cookies":[]`, 1)
+	tests := []struct {
+		name, value    string
+		known, unknown bool
+	}{
+		{"true", "true", true, false},
+		{"false", "false", false, false},
+		{"null", "null", false, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Load(catalogFS(t, `[`+strings.Replace(noCookies, `"setsCookies":true`, `"setsCookies":`+tt.value, 1)+`]`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := c.Services[0]
+			if s.SetsCookiesKnown() != tt.known || s.CookiesUnknown() != tt.unknown {
+				t.Errorf("SetsCookiesKnown() = %v, CookiesUnknown() = %v; want %v, %v", s.SetsCookiesKnown(), s.CookiesUnknown(), tt.known, tt.unknown)
+			}
+		})
+	}
+	// The real data: the services the catalog could not verify.
+	d, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"aws", "braintree", "square", "typeform"} {
+		if s, ok := d.Service(id); !ok || !s.CookiesUnknown() {
+			t.Errorf("service %s: want setsCookies unknown (null)", id)
+		}
+	}
+}
+
 func TestLoadRejectsBadVocabulary(t *testing.T) {
 	base, _ := fs.ReadFile(embedded, "data/catalog.json")
 	tests := []struct{ name, from, to, want string }{
@@ -97,6 +135,7 @@ func TestLoadRejectsBadVocabulary(t *testing.T) {
 		{"unknown purpose in business type", `"purposes": ["account", "orders"`, `"purposes": ["account", "gossip"`, `unknown value "gossip"`},
 		{"duplicate jurisdiction", `"id": "UK"`, `"id": "EU"`, `duplicate id "EU"`},
 		{"unknown ccpa letter", `"ccpa": ["K"]`, `"ccpa": ["Z"]`, `unknown value "Z"`},
+		{"unknown purpose of a category", `"sensitive": true, "purposes": ["account"`, `"sensitive": true, "purposes": ["gossip"`, `unknown value "gossip"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -163,8 +163,8 @@ func Flags(in Input) []Flag {
 		case ccpa != nil:
 			out = append(out, Flag{
 				Code: "missing_postal_address", Severity: SeverityWarning, Law: ccpa.ShortName,
-				Citation: "Cal. Civ. Code § 1798.130(a)(1)(A); 11 CCR § 7020",
-				Message:  "The request has no postalAddress, so the policy offers only email as a method for submitting requests. The CCPA requires two or more designated methods unless the business operates exclusively online and has a direct relationship with the consumer.",
+				Citation: citeMethods,
+				Message:  "The request has no postalAddress, so the policy offers only email as a method for submitting requests. The CCPA requires two or more designated methods unless the business operates exclusively online and has a direct relationship with the consumer (Cal. Civ. Code § 1798.130(a)(1)(A); 11 CCR § 7020).",
 				Fix:      "Add postalAddress (or another designated method) to the request.",
 			})
 		case gdprLaw != nil:
@@ -179,36 +179,36 @@ func Flags(in Input) []Flag {
 	if ccpa != nil {
 		out = append(out, Flag{
 			Code: "ccpa_toll_free_number", Severity: SeverityWarning, Law: ccpa.ShortName,
-			Citation: "Cal. Civ. Code § 1798.130(a)(1)(A); 11 CCR § 7020(b)",
-			Message:  "The policy lists email and post as methods for submitting requests. Unless the business operates exclusively online and has a direct relationship with consumers, the CCPA also requires a toll-free telephone number, which the request cannot supply.",
+			Citation: citeMethods,
+			Message:  "The policy lists email and post as methods for submitting requests. Unless the business operates exclusively online and has a direct relationship with consumers, the CCPA also requires a toll-free telephone number (Cal. Civ. Code § 1798.130(a)(1)(A); 11 CCR § 7020), which the request cannot supply.",
 			Fix:      "If you are not an exclusively online business, add a toll-free number to the \"How to submit a request\" section.",
 		})
 		out = append(out, Flag{
 			Code: "ccpa_web_request_method", Severity: SeverityInfo, Law: ccpa.ShortName,
-			Citation: "Cal. Civ. Code § 1798.130(a)(1)(B)",
-			Message:  "A business with a website must make it available for submitting requests. The request does not say whether the website has a request form, so the policy names email and post only.",
+			Citation: citeMethods,
+			Message:  "A business with a website must make it available for submitting requests (Cal. Civ. Code § 1798.130(a)(1)(B)). The request does not say whether the website has a request form, so the policy names email and post only.",
 			Fix:      "If your website has a privacy request form or portal, add its link to the \"How to submit a request\" part of the policy.",
 		})
 		if in.Facts[FactSellsOrShares] {
 			out = append(out,
 				Flag{
 					Code: "ccpa_opt_out_link", Severity: SeverityWarning, Law: ccpa.ShortName,
-					Citation: "Cal. Civ. Code § 1798.135(a); 11 CCR §§ 7013, 7025, 7026",
-					Message:  "A requested service receives personal information as a third party (sale or sharing). The business must offer a \"Do Not Sell or Share My Personal Information\" link (or the alternative opt-out link) and honour opt-out preference signals such as Global Privacy Control; the policy says it does.",
+					Citation: "Cal. Civ. Code § 1798.135(c)(2); 11 CCR § 7011(e)(3)(C)",
+					Message:  "A requested service receives personal information as a third party (sale or sharing). The business must offer a \"Do Not Sell or Share My Personal Information\" link (or the alternative opt-out link) and honour opt-out preference signals such as Global Privacy Control (Cal. Civ. Code § 1798.135(a); 11 CCR §§ 7013, 7025, 7026); the policy says it does.",
 					Fix:      "Add the opt-out link to your homepage header or footer and process Global Privacy Control signals, or remove the advertising services.",
 				},
 				Flag{
 					Code: "ccpa_minors_statement", Severity: SeverityWarning, Law: ccpa.ShortName,
-					Citation: "11 CCR § 7011(e)(1)(G); Cal. Civ. Code § 1798.120(c)",
-					Message:  "The policy must say whether the business has actual knowledge that it sells or shares personal information of consumers under 16; the request does not say, so the policy shows a placeholder.",
+					Citation: "11 CCR § 7011(e)(1)(G)",
+					Message:  "The policy must say whether the business has actual knowledge that it sells or shares personal information of consumers under 16 (see also Cal. Civ. Code § 1798.120(c)); the request does not say, so the policy shows a placeholder.",
 					Fix:      "Replace the placeholder with your statement; if you do have such knowledge, you need opt-in consent (11 CCR §§ 7070, 7071).",
 				})
 		}
 		if in.Facts[FactCollectsSensitive] {
 			out = append(out, Flag{
 				Code: "ccpa_sensitive_limited_use", Severity: SeverityInfo, Law: ccpa.ShortName,
-				Citation: "11 CCR §§ 7011(e)(1)(K), 7027(m); Cal. Civ. Code § 1798.121",
-				Message:  "The policy states that sensitive personal information (account log-in credentials) is used only for the purposes permitted by 11 CCR § 7027(m), so no \"Limit the Use of My Sensitive Personal Information\" link is offered.",
+				Citation: "11 CCR § 7011(e)(1)(K)",
+				Message:  "The policy states that sensitive personal information (account log-in credentials) is used only for the purposes permitted by 11 CCR § 7027(m), so no \"Limit the Use of My Sensitive Personal Information\" link is offered (Cal. Civ. Code § 1798.121).",
 				Fix:      "If you use sensitive personal information for other purposes, add the right-to-limit notice and link.",
 			})
 		}
@@ -218,34 +218,34 @@ func Flags(in Input) []Flag {
 		out = append(out,
 			Flag{
 				Code: "dpo_not_provided", Severity: SeverityInfo, Law: gdprLaw.ShortName,
-				Citation: p + "Art. 13(1)(b); Art. 37",
-				Message:  "The request cannot say whether a data protection officer has been designated; the policy shows a placeholder for the DPO's contact details.",
+				Citation: p + "Art. 13(1)(b)",
+				Message:  "The request cannot say whether a data protection officer has been designated (Art. 37); the policy shows a placeholder for the DPO's contact details.",
 				Fix:      "Insert your DPO's contact details, or remove the sentence if you have not designated one (a DPO is mandatory only in the cases of Art. 37).",
 			},
 			Flag{
 				Code: "automated_decisions_assumed", Severity: SeverityInfo, Law: gdprLaw.ShortName,
-				Citation: p + "Art. 13(2)(f); Art. 22",
-				Message:  "The policy states that no decisions based solely on automated processing with legal or similarly significant effects are made.",
+				Citation: p + "Art. 13(2)(f)",
+				Message:  "The policy states that no decisions based solely on automated processing with legal or similarly significant effects are made (" + automatedArticles(in.Jurisdiction) + ").",
 				Fix:      "If you make such decisions (for example automatic credit or fraud refusals), describe the logic involved and its consequences.",
 			},
 			Flag{
 				Code: "representative_not_provided", Severity: SeverityInfo, Law: gdprLaw.ShortName,
-				Citation: p + "Art. 13(1)(a); Art. 27",
-				Message:  "If the business is not established in the " + regionName(in.Jurisdiction) + " but offers goods or services to people there, it must appoint a representative and name it in the policy.",
+				Citation: p + "Art. 13(1)(a)",
+				Message:  "If the business is not established in the " + regionName(in.Jurisdiction) + " but offers goods or services to people there, it must appoint a representative (Art. 27) and name it in the policy.",
 				Fix:      "Add your Art. 27 representative's name and contact details if you need one.",
 			})
 		for _, name := range in.UnsafeguardedTransfers {
 			out = append(out, Flag{
 				Code: "transfer_safeguard_unknown", Severity: SeverityWarning, Law: gdprLaw.ShortName,
-				Citation: p + "Art. 13(1)(f); Arts. 44-46",
-				Message:  fmt.Sprintf("%s receives personal data outside the %s, and the catalog records no adequacy decision or safeguard for the transfer; the policy shows a placeholder.", name, regionName(in.Jurisdiction)),
+				Citation: p + "Art. 13(1)(f)",
+				Message:  fmt.Sprintf("%s receives personal data outside the %s, and the catalog records no adequacy decision or safeguard for the transfer (Chapter V); the policy shows a placeholder.", name, regionName(in.Jurisdiction)),
 				Fix:      "Confirm the transfer mechanism (for example standard contractual clauses) in the provider's data processing terms and state it in the policy.",
 			})
 		}
 		if in.Facts[FactSetsNonEssentialCookies] {
 			law, cite := "ePrivacy Directive", "Directive 2002/58/EC Art. 5(3)"
 			if in.Jurisdiction == "UK" {
-				law, cite = "PECR", "PECR reg. 6"
+				law, cite = "PECR", "PECR reg. 6 and Sch. A1 para. 2(1)(b)"
 			}
 			for _, l := range in.Laws {
 				if l.ID == "eprivacy" || l.ID == "pecr" {
@@ -270,8 +270,8 @@ func Flags(in Input) []Flag {
 		out = append(out, Flag{
 			Code: "cookie_details_missing", Severity: SeverityWarning, Law: law,
 			Citation: cookieCitation(in.Jurisdiction),
-			Message:  "Analytics or other non-essential cookies are used but no requested service lists them, so the policy cannot name the cookies; it shows a placeholder.",
-			Fix:      "Add the services that set cookies (for example your analytics tool) to thirdPartyServices.",
+			Message:  "usesAnalytics is true but no analytics service is named, so the policy assumes the tool sets cookies and cannot name them or their duration; it shows a placeholder.",
+			Fix:      "Add your analytics tool to thirdPartyServices.",
 		})
 	}
 	for _, field := range in.Implied {
@@ -318,6 +318,19 @@ func Flags(in Input) []Flag {
 		)
 	})
 	return out
+}
+
+// citeMethods are the checklist items on the methods for submitting
+// requests, which the CCPA request-method flags concern.
+const citeMethods = "Cal. Civ. Code § 1798.130(a)(5)(A); 11 CCR § 7011(e)(3)(A)"
+
+// automatedArticles names the rules on solely automated decisions: the
+// UK replaced Art. 22 with Arts. 22A-22D (Data (Use and Access) Act 2025 s. 80).
+func automatedArticles(jurisdiction string) string {
+	if jurisdiction == "UK" {
+		return "Arts. 22A-22D"
+	}
+	return "Art. 22"
 }
 
 // citePrefix is how citations of this law start ("GDPR " or "UK GDPR ").

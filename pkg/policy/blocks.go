@@ -26,6 +26,62 @@ var generators = map[string]func(*builder) []Block{
 	"ccpaDisclosed":       genCCPADisclosed,
 	"cookiePurposes":      genCookiePurposes,
 	"ccpaSources":         genCCPASources,
+	"cookiesUnknown":      genCookiesUnknown,
+}
+
+// jlabel is the label for key in the document's jurisdiction
+// ("key.UK") where there is one, else the general label.
+func (b *builder) jlabel(key string) string {
+	if v, ok := b.t.Labels[key+"."+b.f.Jurisdiction.ID]; ok {
+		return v
+	}
+	return b.label(key)
+}
+
+// examples is what a data category includes, limited to what the facts
+// support: no cookie identifiers without cookies, no emails without an
+// email service.
+func (b *builder) examples(id string) string {
+	f := b.f
+	var parts []string
+	switch id {
+	case "identifiers":
+		parts = append(parts, b.label("example.ipAddress"))
+		if f.cookiesKnown() || slices.ContainsFunc(f.Services, func(s ServiceFact) bool { return s.CookiesUnknown() }) {
+			parts = append(parts, b.label("example.cookieIds"))
+		}
+		if f.Request.CollectsUserData || f.hasPurpose("account") || f.hasPurpose("orders") || f.hasPurpose("payments") {
+			parts = append(parts, b.label("example.accountIds"))
+		}
+		return b.expandText(b.label("category.identifiers.examples"), map[string][]Inline{"examples": text(capFirst(b.join(parts)))})
+	case "internet_activity":
+		parts = append(parts, b.label("example.channel.website"))
+		if f.hasServiceCategory("email_marketing") || f.hasServiceCategory("crm") {
+			parts = append(parts, b.label("example.channel.emails"))
+		}
+		if f.hasServiceCategory("advertising") {
+			parts = append(parts, b.label("example.channel.ads"))
+		}
+		return b.expandText(b.label("category.internet_activity.examples"), map[string][]Inline{"channels": text(b.join(parts))})
+	}
+	return b.label("category." + id + ".examples")
+}
+
+// expandText expands a label whose placeholders are all plain text.
+func (b *builder) expandText(label string, extra map[string][]Inline) string {
+	var sb strings.Builder
+	for _, in := range b.expand(label, extra) {
+		sb.WriteString(in.Text)
+	}
+	return sb.String()
+}
+
+func (f *Facts) hasPurpose(id string) bool {
+	return slices.ContainsFunc(f.Purposes, func(p PurposeFact) bool { return p.ID == id })
+}
+
+func (f *Facts) hasServiceCategory(id string) bool {
+	return slices.ContainsFunc(f.Services, func(s ServiceFact) bool { return s.Category == id })
 }
 
 func (b *builder) header(keys ...string) [][]Inline {
@@ -53,7 +109,7 @@ func genCategories(b *builder) []Block {
 		}
 		t.Rows = append(t.Rows, [][]Inline{
 			text(b.label("category." + c.ID)),
-			text(b.label("category." + c.ID + ".examples")),
+			text(b.examples(c.ID)),
 			text(capFirst(b.join(srcs))),
 		})
 	}
@@ -123,35 +179,42 @@ func (b *builder) country(code string) string {
 
 func genTransfers(b *builder) []Block {
 	t := Block{Kind: Table, Header: b.header("service", "country", "adequacy", "safeguard")}
+	t.Header[2] = text(b.jlabel("table.adequacy"))
 	j := b.f.Jurisdiction
 	for _, s := range b.f.Services {
 		if !s.Transfer {
 			continue
 		}
-		adequacy := b.label("adequacy.no")
+		adequacy := b.jlabel("adequacy.no")
 		adequate := slices.Contains(j.Adequate, s.ProviderCountry)
 		dpf := s.DataPrivacyFramework != nil && *s.DataPrivacyFramework && s.ProviderCountry == "US"
 		switch {
 		case adequate:
-			adequacy = b.label("adequacy.yes")
+			adequacy = b.jlabel("adequacy.yes")
 		case dpf && j.ID == "UK":
 			adequacy = b.label("adequacy.dpf.UK")
 		case dpf:
 			adequacy = b.label("adequacy.dpf")
+		case s.ProviderCountry == "US" && s.DataPrivacyFramework == nil:
+			// The catalog could not verify certification: do not say "No".
+			adequacy = b.label("adequacy.unconfirmed")
+			if transferUnknown(j, s) {
+				adequacy = b.label("adequacy.unknown")
+			}
 		}
 		var safeguard []Inline
 		switch {
 		case s.TransferMechanism != "":
 			safeguard = text(s.TransferMechanism)
 		case adequate:
-			safeguard = text(b.label("safeguard.adequacy"))
+			safeguard = text(b.jlabel("safeguard.adequacy"))
 		case s.DPAURL != "":
 			safeguard = b.labelInlines("safeguard.dpa", map[string][]Inline{"url": {{Kind: Link, Text: s.DPAURL, URL: s.DPAURL}}})
 		default:
 			safeguard = []Inline{{Kind: Missing, Text: b.label("missing.transferMechanism")}}
 		}
 		t.Rows = append(t.Rows, [][]Inline{
-			text(s.Name + " (" + s.Provider + ")"),
+			text(b.expandText(b.label("transfer.service"), map[string][]Inline{"service": text(s.Name), "provider": text(s.Provider)})),
 			text(b.country(s.ProviderCountry)),
 			text(adequacy),
 			safeguard,
@@ -167,21 +230,63 @@ func transferUnknown(j catalog.Jurisdiction, s ServiceFact) bool {
 
 func genCookies(b *builder) []Block {
 	t := Block{Kind: Table, Header: b.header("cookie", "provider", "purpose", "duration", "cookieType")}
-	nonEssential := b.label("cookie.nonEssential")
-	if !b.f.gdprFamily() {
-		nonEssential = b.label("cookie.nonEssential.US-CA")
-	}
-	for _, c := range b.f.Cookies {
-		kind := nonEssential
-		if c.Essential {
-			kind = b.label("cookie.essential")
+	kind := func(essential bool) []Inline {
+		switch {
+		case essential:
+			return text(b.label("cookie.essential"))
+		case b.f.gdprFamily():
+			return text(b.label("cookie.nonEssential"))
 		}
-		t.Rows = append(t.Rows, [][]Inline{text(c.Name), text(c.Service), text(c.Purpose), text(c.Duration), text(kind)})
+		return text(b.label("cookie.nonEssential.US-CA"))
+	}
+	for _, s := range b.f.Services {
+		for _, c := range s.Cookies {
+			t.Rows = append(t.Rows, [][]Inline{text(c.Name), text(s.Name), text(c.Purpose), text(c.Duration), kind(s.Essential)})
+		}
+		// Known to set cookies, but no source named them: say so rather
+		// than leave the service out of the table.
+		if s.SetsCookiesKnown() && len(s.Cookies) == 0 {
+			t.Rows = append(t.Rows, [][]Inline{text(b.label("cookie.unlisted")), text(s.Name), text(b.label("cookie.unlistedPurpose")), text(b.label("cookie.seePolicy")), kind(s.Essential)})
+		}
+	}
+	if b.f.AnalyticsCookiesAssumed {
+		t.Rows = append(t.Rows, [][]Inline{
+			{{Kind: Missing, Text: b.label("missing.cookieNames")}},
+			text(b.label("cookie.analyticsTool")),
+			text(b.label("purpose.analytics")),
+			{{Kind: Missing, Text: b.label("missing.cookieDuration")}},
+			kind(false),
+		})
 	}
 	if len(t.Rows) == 0 {
-		return []Block{{Kind: Paragraph, Inlines: []Inline{{Kind: Missing, Text: b.label("cookie.none")}}}}
+		return nil
 	}
 	return []Block{t}
+}
+
+// genCookiesUnknown names the services whose use of cookies no source
+// confirmed, without saying either that they set cookies or that they
+// do not.
+func genCookiesUnknown(b *builder) []Block {
+	var essential, other []string
+	for _, s := range b.f.Services {
+		if !s.CookiesUnknown() {
+			continue
+		}
+		if s.Essential {
+			essential = append(essential, s.Name)
+		} else {
+			other = append(other, s.Name)
+		}
+	}
+	var out []Block
+	if len(essential) > 0 {
+		out = append(out, Block{Kind: Paragraph, Inlines: b.expand(b.jlabel("cookie.unknown.essential"), map[string][]Inline{"services": text(b.join(essential))})})
+	}
+	if len(other) > 0 {
+		out = append(out, Block{Kind: Paragraph, Inlines: b.expand(b.jlabel("cookie.unknown.nonEssential"), map[string][]Inline{"services": text(b.join(other))})})
+	}
+	return out
 }
 
 // cookiePurposes are the purposes for which cookies that need consent are set.
@@ -203,21 +308,35 @@ func (f *Facts) gdprFamily() bool { return f.HasLaw(lawGDPR) || f.HasLaw(lawUKGD
 func genRetentionPurposes(b *builder) []Block {
 	t := Block{Kind: Table, Header: b.header("purpose", "retention")}
 	for _, p := range b.f.Purposes {
-		t.Rows = append(t.Rows, [][]Inline{text(b.label("purpose." + p.ID)), text(b.label("purpose."+p.ID+".retention") + ".")})
+		name := b.label("purpose." + p.ID)
+		if !b.f.gdprFamily() {
+			// The CCPA category table refers to purposes by these names.
+			name = b.label("purpose." + p.ID + ".short")
+		}
+		t.Rows = append(t.Rows, [][]Inline{text(name), text(b.jlabel("purpose."+p.ID+".retention") + ".")})
 	}
 	return []Block{t}
 }
 
+// genRetentionCategories gives each category its retention: the
+// criterion of its purpose, or, for a category used for several purposes,
+// the longest of their criteria (listed by genRetentionPurposes).
 func genRetentionCategories(b *builder) []Block {
 	t := Block{Kind: Table, Header: b.header("category", "retention")}
 	for _, c := range b.f.Categories {
-		var periods []string
+		var shorts []string
+		var only string
 		for _, p := range b.f.Purposes {
 			if slices.Contains(c.Purposes, p.ID) {
-				periods = append(periods, b.label("purpose."+p.ID+".retention"))
+				shorts = append(shorts, b.label("purpose."+p.ID+".short"))
+				only = b.jlabel("purpose."+p.ID+".retention") + "."
 			}
 		}
-		t.Rows = append(t.Rows, [][]Inline{text(b.label("category." + c.ID)), text(strings.Join(periods, "; ") + ".")})
+		cell := only
+		if len(shorts) > 1 {
+			cell = b.expandText(b.label("retention.longestOf"), map[string][]Inline{"purposes": text(b.join(shorts))})
+		}
+		t.Rows = append(t.Rows, [][]Inline{text(b.label("category." + c.ID)), text(cell)})
 	}
 	return []Block{t}
 }
@@ -248,7 +367,7 @@ func (b *builder) ccpaGroups() []ccpaGroup {
 			for _, id := range c.Recipients {
 				s := b.f.service(id)
 				cat := b.label("serviceCategory." + s.Category)
-				if s.CCPARole == catalog.RoleThirdParty {
+				if s.SellsOrShares {
 					g.soldTo = addUnique(g.soldTo, cat)
 					g.soldFor = addUnique(g.soldFor, s.Purposes...)
 				} else {
@@ -275,7 +394,7 @@ func genCCPACategories(b *builder) []Block {
 	for _, g := range b.ccpaGroups() {
 		examples := make([]string, len(g.categories))
 		for i, c := range g.categories {
-			examples[i] = b.label("category." + c + ".examples")
+			examples[i] = b.examples(c)
 		}
 		srcs := make([]string, len(g.sources))
 		for i, s := range g.sources {
@@ -361,7 +480,11 @@ func genCCPASources(b *builder) []Block {
 	l := Block{Kind: List}
 	for _, s := range []string{"you", "device", "derived"} {
 		if slices.Contains(all, s) {
-			l.Items = append(l.Items, text(b.label("source."+s+".description")))
+			key := "source." + s + ".description"
+			if s == "device" && (b.f.hasServiceCategory("email_marketing") || b.f.hasServiceCategory("crm")) {
+				key += ".emails"
+			}
+			l.Items = append(l.Items, text(b.label(key)))
 		}
 	}
 	return []Block{l}

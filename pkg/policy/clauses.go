@@ -121,8 +121,11 @@ var placeholder = regexp.MustCompile(`\{([A-Za-z]+)\}`)
 var placeholders = []string{
 	"businessName", "websiteUrl", "contactEmail", "postalAddress", "effectiveDate",
 	"templateVersion", "authorityName", "authorityUrl", "region", "lawName", "lawShort",
-	"dpoContact", "recipientCategories", "minorsStatement",
+	"dpoContact", "recipientCategories", "minorsStatement", "soldSharedServices", "provisionExamples",
 }
+
+// labelPlaceholders are filled in by the generator that uses the label.
+var labelPlaceholders = []string{"url", "recipients", "services", "channels", "examples", "service", "provider", "purposes"}
 
 // conditionName reports whether c (without "!") is in the condition vocabulary.
 func conditionName(c string) bool {
@@ -130,7 +133,7 @@ func conditionName(c string) bool {
 		return true
 	}
 	switch c {
-	case "gdprFamily", "collectsUserData", "setsCookies", "hasPostalAddress":
+	case "gdprFamily", "collectsUserData", "setsCookies", "cookiesKnown", "cookiesUnknown", "contractData", "hasPostalAddress":
 		return true
 	}
 	for _, p := range []string{"law:", "jurisdiction:", "purpose:", "basis:", "serviceCategory:"} {
@@ -239,7 +242,7 @@ func checkLine(lang, where, line string, bad func(string, ...any)) {
 		return
 	}
 	for _, m := range placeholder.FindAllStringSubmatch(line, -1) {
-		if !slices.Contains(placeholders, m[1]) && m[1] != "url" && m[1] != "recipients" {
+		if !slices.Contains(placeholders, m[1]) && !slices.Contains(labelPlaceholders, m[1]) {
 			bad("language %s: %s: unknown placeholder {%s}", lang, where, m[1])
 		}
 	}

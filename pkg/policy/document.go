@@ -184,6 +184,20 @@ func (b *builder) setVars() {
 		cats = addUnique(cats, b.label("serviceCategory."+s.Category))
 	}
 	v["recipientCategories"] = text(b.join(cats))
+	var sold []string
+	for _, s := range f.Services {
+		if s.SellsOrShares {
+			sold = append(sold, s.Name)
+		}
+	}
+	v["soldSharedServices"] = text(b.join(sold))
+	var without []string
+	for _, p := range f.Purposes {
+		if w, ok := b.t.Labels["purpose."+p.ID+".withoutData"]; ok {
+			without = append(without, w)
+		}
+	}
+	v["provisionExamples"] = text(b.joinOr(without))
 	b.vars = v
 }
 
@@ -196,6 +210,14 @@ func (b *builder) join(items []string) string {
 		return items[0]
 	}
 	return strings.Join(items[:len(items)-1], b.label("listSeparator")) + b.label("listLastSeparator") + items[len(items)-1]
+}
+
+// joinOr lists alternatives in prose: "a, b or c".
+func (b *builder) joinOr(items []string) string {
+	if len(items) < 2 {
+		return b.join(items)
+	}
+	return strings.Join(items[:len(items)-1], b.label("listSeparator")) + b.label("listLastSeparatorOr") + items[len(items)-1]
 }
 
 func holds(cond map[string]bool, when []string) bool {
@@ -230,6 +252,12 @@ func (b *builder) build(s *Structure, applicable []compliance.Requirement) (*Doc
 			cb, err := b.clause(c.ID, sec.ID)
 			if err != nil {
 				return nil, err
+			}
+			// A clause that only adds list items continues the list of
+			// the clause before it.
+			if n := len(blocks); n > 0 && len(cb) > 0 && blocks[n-1].Kind == List && cb[0].Kind == List {
+				blocks[n-1].Items = append(blocks[n-1].Items, cb[0].Items...)
+				cb = cb[1:]
 			}
 			blocks = append(blocks, cb...)
 			for _, r := range c.Satisfies {

@@ -25,6 +25,10 @@ type Facts struct {
 	// Implied lists request flags that were false but that a chosen
 	// service implies (e.g. an analytics service with usesAnalytics false).
 	Implied []string
+	// AnalyticsCookiesAssumed is true when the request uses analytics but
+	// names no analytics tool: the tool is assumed to set cookies that the
+	// policy cannot name.
+	AnalyticsCookiesAssumed bool
 }
 
 // CategoryFact is one data category and what happens to it.
@@ -52,6 +56,9 @@ type ServiceFact struct {
 	// Transfer is true when the provider is established outside the
 	// jurisdiction's region (GDPR/UK GDPR Chapter V).
 	Transfer bool
+	// SellsOrShares is true when the service receives personal information
+	// as a CCPA third party (a sale or sharing).
+	SellsOrShares bool
 }
 
 // CookieFact is a cookie set by a requested service.
@@ -106,28 +113,36 @@ func buildFacts(req Request, cat *catalog.Catalog, laws []compliance.Law) (*Fact
 	cats := map[string]*CategoryFact{}
 	purps := map[string]*PurposeFact{}
 	add := func(categories, purposes []string, source string, service string) error {
-		for _, p := range purposes {
-			pf := purps[p]
-			if pf == nil {
-				cp, ok := cat.Purpose(p)
-				if !ok {
-					return fmt.Errorf("policy: unknown purpose %q", p)
-				}
-				pf = &PurposeFact{Purpose: cp}
-				purps[p] = pf
-			}
-			pf.Categories = addUnique(pf.Categories, categories...)
-			if service != "" {
-				pf.Services = addUnique(pf.Services, service)
-			}
-		}
 		for _, c := range categories {
+			dc, ok := cat.DataCategory(c)
+			if !ok {
+				return fmt.Errorf("policy: unknown data category %q", c)
+			}
+			// A category restricted to some purposes is used only for
+			// those of them that apply here.
+			used := purposes
+			if len(dc.Purposes) > 0 {
+				if r := slices.DeleteFunc(slices.Clone(purposes), func(p string) bool { return !slices.Contains(dc.Purposes, p) }); len(r) > 0 {
+					used = r
+				}
+			}
+			for _, p := range used {
+				pf := purps[p]
+				if pf == nil {
+					cp, ok := cat.Purpose(p)
+					if !ok {
+						return fmt.Errorf("policy: unknown purpose %q", p)
+					}
+					pf = &PurposeFact{Purpose: cp}
+					purps[p] = pf
+				}
+				pf.Categories = addUnique(pf.Categories, c)
+				if service != "" {
+					pf.Services = addUnique(pf.Services, service)
+				}
+			}
 			cf := cats[c]
 			if cf == nil {
-				dc, ok := cat.DataCategory(c)
-				if !ok {
-					return fmt.Errorf("policy: unknown data category %q", c)
-				}
 				cf = &CategoryFact{DataCategory: dc}
 				cats[c] = cf
 			}
@@ -142,7 +157,7 @@ func buildFacts(req Request, cat *catalog.Catalog, laws []compliance.Law) (*Fact
 				src = "derived"
 			}
 			cf.Sources = addUnique(cf.Sources, src)
-			cf.Purposes = addUnique(cf.Purposes, purposes...)
+			cf.Purposes = addUnique(cf.Purposes, used...)
 			if service != "" {
 				cf.Recipients = addUnique(cf.Recipients, service)
 			}
@@ -171,7 +186,11 @@ func buildFacts(req Request, cat *catalog.Catalog, laws []compliance.Law) (*Fact
 		if err := add(s.DataCategories, sc.Purposes, "", s.ID); err != nil {
 			return nil, err
 		}
-		if s.CCPARole == catalog.RoleThirdParty {
+		// Payment providers complete a transaction the consumer asked for:
+		// never a sale or sharing, whatever the data says (the catalog
+		// loader rejects it too).
+		if s.CCPARole == catalog.RoleThirdParty && s.Category != "payments" {
+			sf.SellsOrShares = true
 			for _, c := range s.DataCategories {
 				cats[c].SoldShared = addUnique(cats[c].SoldShared, s.ID)
 			}
@@ -186,7 +205,10 @@ func buildFacts(req Request, cat *catalog.Catalog, laws []compliance.Law) (*Fact
 				f.Set[compliance.FactSetsNonEssentialCookies] = true
 			}
 		}
-		if s.SetsCookies && !s.Essential {
+		// A non-essential service whose cookie use is not verified is
+		// treated as possibly setting cookies: consent is asked for rather
+		// than assumed unnecessary.
+		if (s.SetsCookiesKnown() || s.CookiesUnknown()) && !s.Essential {
 			f.Set[compliance.FactSetsNonEssentialCookies] = true
 		}
 		switch s.Category {
@@ -217,6 +239,7 @@ func buildFacts(req Request, cat *catalog.Catalog, laws []compliance.Law) (*Fact
 		// (setsCookies false) does not.
 		if !slices.ContainsFunc(f.Services, func(s ServiceFact) bool { return s.Category == "analytics" }) {
 			f.Set[compliance.FactSetsNonEssentialCookies] = true
+			f.AnalyticsCookiesAssumed = true
 		}
 	}
 
@@ -284,6 +307,12 @@ func addUnique(s []string, vals ...string) []string {
 	return s
 }
 
+// cookiesKnown reports whether the website is known (or, for analytics
+// with no named tool, assumed) to store or read information on the device.
+func (f *Facts) cookiesKnown() bool {
+	return f.AnalyticsCookiesAssumed || slices.ContainsFunc(f.Services, func(s ServiceFact) bool { return s.SetsCookiesKnown() })
+}
+
 // HasLaw reports whether the law with id applies.
 func (f *Facts) HasLaw(id string) bool {
 	return slices.ContainsFunc(f.Laws, func(l compliance.Law) bool { return l.ID == id })
@@ -303,8 +332,15 @@ func (f *Facts) conditions() map[string]bool {
 	c["jurisdiction:"+f.Jurisdiction.ID] = true
 	c["gdprFamily"] = f.HasLaw(lawGDPR) || f.HasLaw(lawUKGDPR)
 	c["collectsUserData"] = f.Request.CollectsUserData
-	c["setsCookies"] = f.Set[compliance.FactSetsNonEssentialCookies] || slices.ContainsFunc(f.Services, func(s ServiceFact) bool { return s.SetsCookies })
+	c["cookiesUnknown"] = slices.ContainsFunc(f.Services, func(s ServiceFact) bool { return s.CookiesUnknown() })
+	c["cookiesKnown"] = f.cookiesKnown()
+	c["setsCookies"] = c["cookiesKnown"] || c["cookiesUnknown"]
 	c["hasPostalAddress"] = f.Request.PostalAddress != ""
+	// Purposes for which the person must give us details (the clause
+	// names what fails without them).
+	for _, p := range []string{"account", "provide_service", "orders", "marketplace", "payments", "appointments", "customer_support", "enquiries"} {
+		c["contractData"] = c["contractData"] || f.hasPurpose(p)
+	}
 	for _, p := range f.Purposes {
 		c["purpose:"+p.ID] = true
 		c["basis:"+p.GDPRBasis] = true

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"iter"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -57,7 +59,7 @@ func TestLibrary(t *testing.T) {
 			}
 		}
 		for _, p := range c.Purposes {
-			keys = append(keys, "purpose."+p.ID, "purpose."+p.ID+".retention", "purpose."+p.ID+".ccpa", "basis."+p.GDPRBasis)
+			keys = append(keys, "purpose."+p.ID, "purpose."+p.ID+".retention", "purpose."+p.ID+".short", "purpose."+p.ID+".ccpa", "basis."+p.GDPRBasis)
 			if p.GDPRBasis == "legitimate_interests" {
 				keys = append(keys, "purpose."+p.ID+".interest")
 			}
@@ -134,35 +136,138 @@ func serviceSubsets(c *catalog.Catalog) [][]string {
 // that every checklist item that applies is satisfied by a clause of the
 // document (no gap), with the evidence pointing at a section present in it.
 func TestMatrix(t *testing.T) {
-	c := mustCatalog(t)
 	laws, err := compliance.Laws()
 	if err != nil {
 		t.Fatal(err)
 	}
 	n := 0
-	for _, j := range c.JurisdictionIDs() {
-		for _, bt := range c.BusinessTypeIDs() {
-			for flags := range 8 {
-				for _, svcs := range serviceSubsets(c) {
-					for _, contact := range []bool{true, false} {
-						req := Request{
-							Type: "privacy", BusinessName: "Matrix Ltd", WebsiteURL: "https://matrix.example",
-							BusinessType: bt, Language: "en", Jurisdiction: j, Format: "markdown",
-							CollectsPayments: flags&1 != 0, CollectsUserData: flags&2 != 0, UsesAnalytics: flags&4 != 0,
-							ThirdPartyServices: svcs,
+	for name, req := range matrixRequests(mustCatalog(t)) {
+		checkOne(t, name, req, laws)
+		n++
+	}
+	t.Logf("%d documents generated without a gap", n)
+}
+
+// matrixRequests yields every jurisdiction x business type x flag
+// combination x service subset x contact details given or not.
+func matrixRequests(c *catalog.Catalog) iter.Seq2[string, Request] {
+	return func(yield func(string, Request) bool) {
+		for _, j := range c.JurisdictionIDs() {
+			for _, bt := range c.BusinessTypeIDs() {
+				for flags := range 8 {
+					for _, svcs := range serviceSubsets(c) {
+						for _, contact := range []bool{true, false} {
+							req := Request{
+								Type: "privacy", BusinessName: "Matrix Ltd", WebsiteURL: "https://matrix.example",
+								BusinessType: bt, Language: "en", Jurisdiction: j, Format: "markdown",
+								CollectsPayments: flags&1 != 0, CollectsUserData: flags&2 != 0, UsesAnalytics: flags&4 != 0,
+								ThirdPartyServices: svcs,
+							}
+							if contact {
+								req.ContactEmail, req.PostalAddress = "privacy@matrix.example", "1 Main St, Springfield"
+							}
+							if !yield(fmt.Sprintf("%s/%s/flags=%03b/services=%v/contact=%v", j, bt, flags, svcs, contact), req) {
+								return
+							}
 						}
-						if contact {
-							req.ContactEmail, req.PostalAddress = "privacy@matrix.example", "1 Main St, Springfield"
-						}
-						name := fmt.Sprintf("%s/%s/flags=%03b/services=%v/contact=%v", j, bt, flags, svcs, contact)
-						checkOne(t, name, req, laws)
-						n++
 					}
 				}
 			}
 		}
 	}
-	t.Logf("%d documents generated without a gap", n)
+}
+
+// templateMarker matches a "{placeholder}" (escaped or not) or an
+// "@generator" line left in rendered output.
+var templateMarker = regexp.MustCompile(`\\?\{[A-Za-z]+\\?\}|(^|\n)@[a-zA-Z]+`)
+
+// TestNoTemplateMarkersOrEmptyCells: no document, in any format, shows a
+// placeholder or generator that was not filled in, or a table cell with
+// nothing in it.
+func TestNoTemplateMarkersOrEmptyCells(t *testing.T) {
+	for name, req := range matrixRequests(mustCatalog(t)) {
+		doc, _, _, _, err := Compose(req, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for _, b := range doc.Blocks {
+			if b.Kind != Table {
+				continue
+			}
+			if len(b.Rows) == 0 {
+				t.Fatalf("%s: section %s has a table without rows", name, b.Section)
+			}
+			for i, row := range b.Rows {
+				if len(row) != len(b.Header) {
+					t.Fatalf("%s: section %s row %d has %d cells, header %d", name, b.Section, i, len(row), len(b.Header))
+				}
+				for k, cell := range row {
+					if strings.TrimSpace(inlineText(cell)) == "" {
+						t.Fatalf("%s: section %s row %d cell %d is empty", name, b.Section, i, k)
+					}
+				}
+			}
+		}
+		for _, f := range Formats {
+			out, err := Render(doc, f, req.Language)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if f == "markdown" && (strings.Contains(out, "| |") || strings.Contains(out, "||")) {
+				t.Fatalf("%s: markdown table with an empty cell", name)
+			}
+			// The regexp runs only where a marker could be (it is slow on
+			// thousands of documents).
+			if !strings.Contains(out, "{") && !strings.Contains(out, "\n@") {
+				continue
+			}
+			if m := templateMarker.FindString(out); m != "" {
+				t.Fatalf("%s: %s output contains the template marker %q", name, f, m)
+			}
+		}
+	}
+}
+
+// TestFlagCitationsOnChecklists: every flag cites checklist items word for
+// word, so each citation traces to docs/LEGAL_SOURCES.md.
+func TestFlagCitationsOnChecklists(t *testing.T) {
+	laws, err := compliance.Laws()
+	if err != nil {
+		t.Fatal(err)
+	}
+	citations := map[string]bool{}
+	for _, l := range laws {
+		for _, r := range append(slices.Clone(l.Requirements), l.NotModelled...) {
+			citations[r.Citation] = true
+		}
+	}
+	seen := map[string]bool{}
+	for name, req := range matrixRequests(mustCatalog(t)) {
+		_, facts, applicable, _, err := Compose(req, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for _, f := range Assess(facts, applicable).Flags {
+			seen[f.Code] = true
+			if f.Citation == "" {
+				t.Fatalf("%s: flag %s has no citation", name, f.Code)
+			}
+			for _, c := range strings.Split(f.Citation, "; ") {
+				if !citations[c] {
+					t.Fatalf("%s: flag %s cites %q, which is not a checklist citation", name, f.Code, c)
+				}
+			}
+		}
+	}
+	t.Logf("flag codes checked: %v", slices.Sorted(maps.Keys(seen)))
+}
+
+func inlineText(in []Inline) string {
+	var b strings.Builder
+	for _, i := range in {
+		b.WriteString(i.Text)
+	}
+	return b.String()
 }
 
 func checkOne(t *testing.T, name string, req Request, laws []compliance.Law) {
@@ -504,6 +609,78 @@ func BenchmarkParseRequest(b *testing.B) {
 	for b.Loop() {
 		if _, err := ParseRequest(body); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestUnknownCookies: a service whose cookie use is not verified
+// (setsCookies null) is named as unconfirmed, never said to set no
+// cookies; a non-essential one is treated as possibly setting them.
+func TestUnknownCookies(t *testing.T) {
+	tests := []struct {
+		name, jurisdiction string
+		services           []string
+		nonEssential       bool
+		want               string
+	}{
+		{"non-essential form builder", "EU", []string{"typeform"}, true, "We have not confirmed whether the following services store or read information on your device: Typeform. Because they are not strictly necessary"},
+		{"essential payment provider", "EU", []string{"square"}, false, "We have not confirmed whether the following services store or read information on your device: Square. If they do"},
+		{"both, California", "US-CA", []string{"braintree", "typeform"}, true, "We have not confirmed whether the following services store or read information on your device: Typeform. If they do"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := Request{Type: "privacy", BusinessName: "Unknown Ltd", WebsiteURL: "https://u.example", BusinessType: "blog",
+				Language: "en", Jurisdiction: tt.jurisdiction, Format: "markdown", ContactEmail: "a@u.example", ThirdPartyServices: tt.services}
+			facts, err := BuildFacts(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := facts.Set[compliance.FactSetsNonEssentialCookies]; got != tt.nonEssential {
+				t.Errorf("setsNonEssentialCookies = %v, want %v", got, tt.nonEssential)
+			}
+			res, err := Generate(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(res.Content, tt.want) {
+				t.Errorf("document lacks %q", tt.want)
+			}
+			for _, bad := range []string{"do not set cookies", "does not set cookies", "do not store information on your device"} {
+				if strings.Contains(res.Content, bad) {
+					t.Errorf("document asserts %q about a service nobody verified", bad)
+				}
+			}
+			if slices.ContainsFunc(res.Flags, func(f compliance.Flag) bool { return f.Code == "cookie_details_missing" }) {
+				t.Errorf("cookie_details_missing flagged although every service is named")
+			}
+		})
+	}
+}
+
+// TestPaymentProvidersNeverSold: no payment provider is a recipient of a
+// sale or sharing, in the facts or in the California tables.
+func TestPaymentProvidersNeverSold(t *testing.T) {
+	c := mustCatalog(t)
+	for _, s := range c.Services {
+		if s.Category != "payments" {
+			continue
+		}
+		req := Request{Type: "privacy", BusinessName: "Pay Ltd", WebsiteURL: "https://p.example", BusinessType: "ecommerce",
+			Language: "en", Jurisdiction: "US-CA", Format: "markdown", ContactEmail: "a@p.example", CollectsPayments: true,
+			ThirdPartyServices: []string{s.ID}}
+		facts, err := BuildFacts(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if facts.Set[compliance.FactSellsOrShares] {
+			t.Errorf("%s: sellsOrShares set by a payment provider", s.ID)
+		}
+		res, err := Generate(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(res.Content, "Yes, to payment processors") || !strings.Contains(res.Content, "We have not sold or shared personal information") {
+			t.Errorf("%s: the policy presents the payment provider as a recipient of a sale or sharing", s.ID)
 		}
 	}
 }
