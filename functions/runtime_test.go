@@ -21,11 +21,13 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-sdk-go-v2/aws"
 
+	"github.com/policygen/policygen/internal/testenv"
 	"github.com/policygen/policygen/pkg/account"
 	"github.com/policygen/policygen/pkg/api"
 	"github.com/policygen/policygen/pkg/auth"
 	"github.com/policygen/policygen/pkg/ids"
 	"github.com/policygen/policygen/pkg/secrets"
+	"github.com/policygen/policygen/pkg/secrets/secretstest"
 	"github.com/policygen/policygen/pkg/store/dynamo"
 	"github.com/policygen/policygen/pkg/store/dynamo/dynamotest"
 )
@@ -136,25 +138,7 @@ type lambdaProcess struct {
 	rt     *runtimeAPI
 	cmd    *exec.Cmd
 	exited chan struct{}
-	output *syncBuffer
-}
-
-// syncBuffer collects the process's stdout and stderr for failure messages.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
+	output *testenv.Buffer // stdout and stderr, for failure messages
 }
 
 // startFunction runs bootstrap with the Lambda environment plus env. The
@@ -162,7 +146,7 @@ func (s *syncBuffer) String() string {
 func startFunction(t *testing.T, name, bootstrap string, env map[string]string) *lambdaProcess {
 	t.Helper()
 	rt := newRuntimeAPI(t, name)
-	p := &lambdaProcess{name: name, rt: rt, exited: make(chan struct{}), output: &syncBuffer{}}
+	p := &lambdaProcess{name: name, rt: rt, exited: make(chan struct{}), output: &testenv.Buffer{}}
 	p.cmd = exec.Command(bootstrap)
 	p.cmd.Dir = t.TempDir()
 	p.cmd.Env = []string{
@@ -236,62 +220,6 @@ func (p *lambdaProcess) invoke(t *testing.T, event []byte) events.APIGatewayV2HT
 		t.Fatalf("%s response is not an HTTP API v2 proxy response: %v\n%s", p.name, err, res.body)
 	}
 	return resp
-}
-
-// ---------------------------------------------------------------------------
-// A Secrets Manager endpoint speaking the service's JSON protocol, counting
-// GetSecretValue calls per secret id.
-
-type fakeSecretsManager struct {
-	srv    *httptest.Server
-	secret string
-	mu     sync.Mutex
-	calls  map[string]int
-}
-
-func newFakeSecretsManager(t *testing.T, secret string) *fakeSecretsManager {
-	f := &fakeSecretsManager{secret: secret, calls: map[string]int{}}
-	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
-	t.Cleanup(f.srv.Close)
-	return f
-}
-
-func (f *fakeSecretsManager) serve(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Content-Type", "application/x-amz-json-1.1")
-	fail := func(status int, typ, msg string) {
-		w.WriteHeader(status)
-		json.NewEncoder(w).Encode(map[string]string{"__type": typ, "message": msg})
-	}
-	if r.Method != http.MethodPost || r.URL.Path != "/" {
-		fail(http.StatusNotFound, "UnknownOperationException", r.Method+" "+r.URL.Path)
-		return
-	}
-	if target := r.Header.Get("X-Amz-Target"); target != "secretsmanager.GetSecretValue" {
-		fail(http.StatusBadRequest, "UnknownOperationException", target)
-		return
-	}
-	var in struct{ SecretId string }
-	if err := json.NewDecoder(r.Body).Decode(&in); err != nil || in.SecretId == "" {
-		fail(http.StatusBadRequest, "InvalidParameterException", "SecretId is required")
-		return
-	}
-	f.mu.Lock()
-	f.calls[in.SecretId]++
-	f.mu.Unlock()
-	json.NewEncoder(w).Encode(map[string]any{
-		"ARN":           in.SecretId,
-		"Name":          "policygen/test/key-pepper",
-		"SecretString":  f.secret,
-		"VersionId":     "11111111-2222-4333-8444-555555555555",
-		"VersionStages": []string{"AWSCURRENT"},
-		"CreatedDate":   1.7632e9,
-	})
-}
-
-func (f *fakeSecretsManager) callsFor(id string) int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.calls[id]
 }
 
 // ---------------------------------------------------------------------------
@@ -470,12 +398,16 @@ func TestFunctionsAnswerEventSamples(t *testing.T) {
 	agency, key, keyRec := seed(account.Agency)
 	_, proKey, _ := seed(account.Pro)
 
-	sm := newFakeSecretsManager(t, pepper)
 	// One secret id per function, so the fake can tell whose cold start
 	// fetched the pepper.
 	secretID := func(dir string) string {
 		return "arn:aws:secretsmanager:us-east-1:123456789012:secret:policygen/test/" + dir
 	}
+	peppers := map[string]string{}
+	for _, dir := range wantFunctions {
+		peppers[secretID(dir)] = pepper
+	}
+	sm := secretstest.New(t, peppers)
 
 	procs := map[string]*lambdaProcess{}
 	for _, id := range logicalIDs() {
@@ -490,7 +422,7 @@ func TestFunctionsAnswerEventSamples(t *testing.T) {
 			"AWS_SHARED_CREDENTIALS_FILE":      "/dev/null",
 			"AWS_EC2_METADATA_DISABLED":        "true",
 			"AWS_ENDPOINT_URL_DYNAMODB":        endpoint,
-			"AWS_ENDPOINT_URL_SECRETS_MANAGER": sm.srv.URL,
+			"AWS_ENDPOINT_URL_SECRETS_MANAGER": sm.URL,
 			"TABLE_NAME":                       table,
 			"PEPPER_SECRET_ID":                 secretID(dir),
 			"KEY_CACHE_TTL":                    "30s",
@@ -514,7 +446,7 @@ func TestFunctionsAnswerEventSamples(t *testing.T) {
 					t.Errorf("%s: problem = %+v", dir, p)
 				}
 			}
-			if n := sm.callsFor(secretID(dir)); n != 0 {
+			if n := sm.Calls(secretID(dir)); n != 0 {
 				t.Errorf("%s fetched the pepper %d times for requests that failed the key format check", dir, n)
 			}
 		}
@@ -546,7 +478,7 @@ func TestFunctionsAnswerEventSamples(t *testing.T) {
 			created = append(created, body.ID)
 		}
 		// The pepper is read once and then cached for the process.
-		if n := sm.callsFor(secretID("generate-policy")); n != 1 {
+		if n := sm.Calls(secretID("generate-policy")); n != 1 {
 			t.Errorf("pepper fetched %d times over 3 requests, want 1", n)
 		}
 	})
@@ -668,7 +600,7 @@ func TestFunctionsAnswerEventSamples(t *testing.T) {
 		if got := header(resp, "Allow"); got != "GET" {
 			t.Errorf("Allow = %q, want GET", got)
 		}
-		if n := sm.callsFor(secretID("fallback")); n != 0 {
+		if n := sm.Calls(secretID("fallback")); n != 0 {
 			t.Errorf("fallback fetched the pepper %d times", n)
 		}
 	})

@@ -147,7 +147,7 @@ func startServer(ctx context.Context) (base, key string, cleanup func(), err err
 	}
 	hasher := &auth.Hasher{Pepper: secrets.NewStatic([]byte(rand.Text()))}
 	now := time.Now().UTC()
-	a := account.Account{ID: ids.New("acct_"), Email: "load@example.com", Name: "Load", Plan: account.Agency, CreatedAt: now}
+	a := account.Account{ID: ids.New(ids.Account), Email: "load@example.com", Name: "Load", Plan: account.Agency, CreatedAt: now}
 	err = st.CreateAccount(ctx, a)
 	if err == nil {
 		key, _, err = auth.Issue(ctx, st, hasher, a.ID, now, nil)

@@ -8,18 +8,13 @@ import (
 	"fmt"
 	"io"
 	"net/mail"
-	"path/filepath"
 	"strings"
 	"time"
-
-	"github.com/aws/aws-sdk-go-v2/config"
-	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
 
 	"github.com/policygen/policygen/pkg/account"
 	"github.com/policygen/policygen/pkg/auth"
 	"github.com/policygen/policygen/pkg/backend"
 	"github.com/policygen/policygen/pkg/ids"
-	"github.com/policygen/policygen/pkg/secrets"
 	"github.com/policygen/policygen/pkg/store"
 	"github.com/policygen/policygen/pkg/store/dynamo"
 )
@@ -167,9 +162,10 @@ func newFlagSet(name string) *flag.FlagSet {
 	return fs
 }
 
-// parse parses a subcommand's flags (which include the global ones) and
-// rejects stray arguments.
-func (c *cli) parse(fs *flag.FlagSet, args []string) error {
+// parse parses a subcommand's flags (which include the global ones),
+// rejects stray arguments and requires a non-blank value for each flag
+// named in required, in that order.
+func (c *cli) parse(fs *flag.FlagSet, args []string, required ...string) error {
 	c.globalFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -183,13 +179,9 @@ func (c *cli) parse(fs *flag.FlagSet, args []string) error {
 	if fs.NArg() > 0 {
 		return usagef("%s: unexpected argument %q", fs.Name(), fs.Arg(0))
 	}
-	return nil
-}
-
-func required(cmd string, pairs ...string) error {
-	for i := 0; i+1 < len(pairs); i += 2 {
-		if strings.TrimSpace(pairs[i+1]) == "" {
-			return usagef("%s: --%s is required", cmd, pairs[i])
+	for _, name := range required {
+		if strings.TrimSpace(fs.Lookup(name).Value.String()) == "" {
+			return usagef("%s: --%s is required", fs.Name(), name)
 		}
 	}
 	return nil
@@ -222,11 +214,9 @@ func (c *cli) store(ctx context.Context) (store.Store, error) {
 	return st, nil
 }
 
-// pepper picks the pepper source: an explicit flag, else for a bolt store
-// the file beside it (the one policyd creates and uses), else for DynamoDB
-// the Secrets Manager secret named by PEPPER_SECRET_ID. Using a different
-// pepper than the API would issue keys that never authenticate, so there is
-// no silent fallback.
+// pepper picks the pepper source by backend.Pepper's rule, the one policyd
+// follows: using a different pepper than the API would issue keys that
+// never authenticate.
 func (c *cli) pepper(ctx context.Context) (*auth.Hasher, error) {
 	if c.hasher != nil {
 		return c.hasher, nil
@@ -235,30 +225,31 @@ func (c *cli) pepper(ctx context.Context) (*auth.Hasher, error) {
 	if err != nil {
 		return nil, err
 	}
-	var src secrets.Source
-	boltPath, isBolt := strings.CutPrefix(spec, "bolt:")
-	secretID := c.pepperSecret
-	if secretID == "" && !isBolt {
-		secretID = c.getenv("PEPPER_SECRET_ID")
-	}
-	switch {
-	case c.pepperFile != "" && c.pepperSecret != "":
+	if c.pepperFile != "" && c.pepperSecret != "" {
 		return nil, usagef("give --pepper-file or --pepper-secret, not both")
-	case c.pepperFile != "":
-		src = secrets.NewFile(c.pepperFile)
-	case secretID != "":
-		cfg, err := config.LoadDefaultConfig(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("load AWS config: %w", err)
-		}
-		src = secrets.NewSecretsManager(secretsmanager.NewFromConfig(cfg), secretID, 0)
-	case isBolt:
-		src = secrets.NewFile(filepath.Join(filepath.Dir(boltPath), "pepper"))
-	default:
-		return nil, usagef("a DynamoDB store needs the pepper the API uses: --pepper-secret ID (or PEPPER_SECRET_ID), or --pepper-file PATH")
+	}
+	src, err := backend.Pepper(ctx, spec, c.pepperFile, c.pepperSecret, c.getenv)
+	if errors.Is(err, backend.ErrNoPepper) {
+		return nil, usageError{err.Error()}
+	}
+	if err != nil {
+		return nil, err
 	}
 	c.hasher = &auth.Hasher{Pepper: src}
 	return c.hasher, nil
+}
+
+// issuer opens what issuing a key takes: the store and the pepper.
+func (c *cli) issuer(ctx context.Context) (store.Store, *auth.Hasher, error) {
+	st, err := c.store(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	h, err := c.pepper(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	return st, h, nil
 }
 
 func (c *cli) close() {
@@ -362,10 +353,7 @@ func (c *cli) accountCreate(ctx context.Context, args []string) error {
 	planName := fs.String("plan", "", "agency, pro or starter")
 	name := fs.String("name", "", "account name")
 	expiresIn := fs.Duration("expires-in", 0, "lifetime of the first key")
-	if err := c.parse(fs, args); err != nil {
-		return err
-	}
-	if err := required(cmd, "email", *email, "plan", *planName); err != nil {
+	if err := c.parse(fs, args, "email", "plan"); err != nil {
 		return err
 	}
 	addr, err := parseEmail(cmd, *email)
@@ -381,11 +369,7 @@ func (c *cli) accountCreate(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	st, err := c.store(ctx)
-	if err != nil {
-		return err
-	}
-	h, err := c.pepper(ctx)
+	st, h, err := c.issuer(ctx)
 	if err != nil {
 		return err
 	}
@@ -415,10 +399,7 @@ func (c *cli) accountShow(ctx context.Context, args []string) error {
 	const cmd = "account show"
 	fs := newFlagSet(cmd)
 	id := fs.String("account", "", "account id")
-	if err := c.parse(fs, args); err != nil {
-		return err
-	}
-	if err := required(cmd, "account", *id); err != nil {
+	if err := c.parse(fs, args, "account"); err != nil {
 		return err
 	}
 	st, err := c.store(ctx)
@@ -437,10 +418,7 @@ func (c *cli) accountSetPlan(ctx context.Context, args []string) error {
 	fs := newFlagSet(cmd)
 	id := fs.String("account", "", "account id")
 	planName := fs.String("plan", "", "agency, pro or starter")
-	if err := c.parse(fs, args); err != nil {
-		return err
-	}
-	if err := required(cmd, "account", *id, "plan", *planName); err != nil {
+	if err := c.parse(fs, args, "account", "plan"); err != nil {
 		return err
 	}
 	plan, err := parsePlan(cmd, *planName)
@@ -466,10 +444,7 @@ func (c *cli) keyCreate(ctx context.Context, args []string) error {
 	fs := newFlagSet(cmd)
 	id := fs.String("account", "", "account id")
 	expiresIn := fs.Duration("expires-in", 0, "key lifetime, e.g. 720h (default: no expiry)")
-	if err := c.parse(fs, args); err != nil {
-		return err
-	}
-	if err := required(cmd, "account", *id); err != nil {
+	if err := c.parse(fs, args, "account"); err != nil {
 		return err
 	}
 	now := c.now().UTC()
@@ -477,11 +452,7 @@ func (c *cli) keyCreate(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	st, err := c.store(ctx)
-	if err != nil {
-		return err
-	}
-	h, err := c.pepper(ctx)
+	st, h, err := c.issuer(ctx)
 	if err != nil {
 		return err
 	}
@@ -496,10 +467,7 @@ func (c *cli) keyShow(ctx context.Context, args []string) error {
 	const cmd = "key show"
 	fs := newFlagSet(cmd)
 	id := fs.String("key-id", "", "key id")
-	if err := c.parse(fs, args); err != nil {
-		return err
-	}
-	if err := required(cmd, "key-id", *id); err != nil {
+	if err := c.parse(fs, args, "key-id"); err != nil {
 		return err
 	}
 	st, err := c.store(ctx)
@@ -517,10 +485,7 @@ func (c *cli) keyRevoke(ctx context.Context, args []string) error {
 	const cmd = "key revoke"
 	fs := newFlagSet(cmd)
 	id := fs.String("key-id", "", "key id")
-	if err := c.parse(fs, args); err != nil {
-		return err
-	}
-	if err := required(cmd, "key-id", *id); err != nil {
+	if err := c.parse(fs, args, "key-id"); err != nil {
 		return err
 	}
 	st, err := c.store(ctx)
@@ -540,20 +505,13 @@ func (c *cli) keyRotate(ctx context.Context, args []string) error {
 	fs := newFlagSet(cmd)
 	id := fs.String("key-id", "", "key id")
 	grace := fs.Duration("grace", 0, "how long the old key keeps working, e.g. 24h")
-	if err := c.parse(fs, args); err != nil {
-		return err
-	}
-	if err := required(cmd, "key-id", *id); err != nil {
+	if err := c.parse(fs, args, "key-id"); err != nil {
 		return err
 	}
 	if *grace < 0 {
 		return usagef("%s: --grace must not be negative", cmd)
 	}
-	st, err := c.store(ctx)
-	if err != nil {
-		return err
-	}
-	h, err := c.pepper(ctx)
+	st, h, err := c.issuer(ctx)
 	if err != nil {
 		return err
 	}

@@ -5,11 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -20,6 +17,7 @@ import (
 	"github.com/policygen/policygen/pkg/errs"
 	"github.com/policygen/policygen/pkg/ids"
 	"github.com/policygen/policygen/pkg/secrets"
+	"github.com/policygen/policygen/pkg/secrets/secretstest"
 	"github.com/policygen/policygen/pkg/store/bolt"
 	"github.com/policygen/policygen/pkg/store/dynamo"
 	"github.com/policygen/policygen/pkg/store/dynamo/dynamotest"
@@ -304,12 +302,12 @@ func TestIssuedKeyAuthenticates(t *testing.T) {
 // through the real SDK (here an in-test server speaking its protocol).
 func TestPepperFromSecretsManager(t *testing.T) {
 	const pepper = "pepper-from-secrets-manager-0123456789"
-	url, calls := fakeSecretsManager(t, "policygen/dev/pepper", pepper)
-	awsEnv(t, map[string]string{"AWS_ENDPOINT_URL_SECRETS_MANAGER": url})
+	sm := secretstest.New(t, map[string]string{"policygen/dev/pepper": pepper})
+	awsEnv(t, map[string]string{"AWS_ENDPOINT_URL_SECRETS_MANAGER": sm.URL})
 
 	spec, _ := boltSpec(t)
 	out := ok(t, nil, "--store", spec, "--pepper-secret", "policygen/dev/pepper", "account", "create", "--email", "a@example.com", "--plan", "agency")
-	if n := calls.Load(); n != 1 {
+	if n := sm.TotalCalls(); n != 1 {
 		t.Fatalf("%d GetSecretValue calls", n)
 	}
 	st, err := bolt.Open(strings.TrimPrefix(spec, "bolt:"))
@@ -346,28 +344,6 @@ func awsEnv(t *testing.T, extra map[string]string) {
 	}
 }
 
-// fakeSecretsManager serves GetSecretValue for one secret in the Secrets
-// Manager JSON protocol and counts the calls.
-func fakeSecretsManager(t *testing.T, id, value string) (url string, calls *atomic.Int64) {
-	calls = new(atomic.Int64)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		calls.Add(1)
-		var in struct{ SecretId string }
-		json.NewDecoder(r.Body).Decode(&in)
-		w.Header().Set("Content-Type", "application/x-amz-json-1.1")
-		if r.Header.Get("X-Amz-Target") != "secretsmanager.GetSecretValue" || in.SecretId != id {
-			w.Header().Set("X-Amzn-ErrorType", "ResourceNotFoundException")
-			w.WriteHeader(http.StatusBadRequest)
-			json.NewEncoder(w).Encode(map[string]string{"__type": "ResourceNotFoundException", "message": "not found"})
-			return
-		}
-		json.NewEncoder(w).Encode(map[string]string{"ARN": "arn:aws:secretsmanager:eu-west-1:123456789012:secret:" + id + "-AbCdEf",
-			"Name": id, "SecretString": value, "VersionId": "v1"})
-	}))
-	t.Cleanup(srv.Close)
-	return srv.URL, calls
-}
-
 // The same operator flow against DynamoDB Local, with the pepper from
 // Secrets Manager named by PEPPER_SECRET_ID, as in a deployed environment.
 // One long-lived Authenticator shows the cache bound: a revocation is seen
@@ -375,10 +351,10 @@ func fakeSecretsManager(t *testing.T, id, value string) (url string, calls *atom
 func TestDynamoDBFlow(t *testing.T) {
 	client, table := dynamotest.Table(t)
 	const pepper = "dynamodb-flow-pepper-0123456789abcdef"
-	smURL, _ := fakeSecretsManager(t, "policygen/test/pepper", pepper)
+	sm := secretstest.New(t, map[string]string{"policygen/test/pepper": pepper})
 	awsEnv(t, map[string]string{
 		dynamo.EndpointEnv:                 *client.Options().BaseEndpoint,
-		"AWS_ENDPOINT_URL_SECRETS_MANAGER": smURL,
+		"AWS_ENDPOINT_URL_SECRETS_MANAGER": sm.URL,
 	})
 	env := map[string]string{"PEPPER_SECRET_ID": "policygen/test/pepper"}
 	ctx := context.Background()

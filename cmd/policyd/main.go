@@ -21,20 +21,14 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"path/filepath"
-	"strings"
 	"syscall"
 	"time"
-
-	"github.com/aws/aws-sdk-go-v2/config"
-	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
 
 	"github.com/policygen/policygen/pkg/account"
 	"github.com/policygen/policygen/pkg/api"
 	"github.com/policygen/policygen/pkg/auth"
 	"github.com/policygen/policygen/pkg/backend"
 	"github.com/policygen/policygen/pkg/ids"
-	"github.com/policygen/policygen/pkg/secrets"
 	"github.com/policygen/policygen/pkg/store"
 )
 
@@ -84,7 +78,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return err
 	}
 	defer st.Close()
-	pepper, err := pepperSource(ctx, *spec, *pepperFile, *pepperSecret, getenv)
+	// Both flags at once are a mistake; an explicit --pepper-file wins over
+	// PEPPER_SECRET_ID in the environment, as in policyctl.
+	if *pepperFile != "" && *pepperSecret != "" {
+		return errors.New("give --pepper-file or --pepper-secret, not both")
+	}
+	pepper, err := backend.Pepper(ctx, *spec, *pepperFile, *pepperSecret, getenv)
 	if err != nil {
 		return err
 	}
@@ -134,32 +133,6 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	return nil
 }
 
-// pepperSource decides where the key pepper comes from, by the same rule as
-// policyctl (keys it mints must authenticate here): --pepper-file, else
-// --pepper-secret (or $PEPPER_SECRET_ID for a DynamoDB store), else for a
-// bolt store the file "pepper" beside it. There is no silent fallback.
-func pepperSource(ctx context.Context, spec, file, secretID string, getenv func(string) string) (secrets.Source, error) {
-	boltPath, isBolt := strings.CutPrefix(spec, "bolt:")
-	if secretID == "" && !isBolt {
-		secretID = getenv("PEPPER_SECRET_ID")
-	}
-	switch {
-	case file != "" && secretID != "":
-		return nil, errors.New("give --pepper-file or --pepper-secret, not both")
-	case file != "":
-		return secrets.NewFile(file), nil
-	case secretID != "":
-		cfg, err := config.LoadDefaultConfig(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("load AWS config: %w", err)
-		}
-		return secrets.NewSecretsManager(secretsmanager.NewFromConfig(cfg), secretID, 0), nil
-	case isBolt:
-		return secrets.NewFile(filepath.Join(filepath.Dir(boltPath), "pepper")), nil
-	}
-	return nil, errors.New("a DynamoDB store needs the pepper the API uses: --pepper-secret ID (or PEPPER_SECRET_ID), or --pepper-file PATH")
-}
-
 // seed creates the demo Agency account on an empty store and prints its key
 // and a curl command; on a store with accounts it says how to mint a key.
 func seed(ctx context.Context, st store.Store, h *auth.Hasher, base, spec string, stdout io.Writer) error {
@@ -174,7 +147,7 @@ func seed(ctx context.Context, st store.Store, h *auth.Hasher, base, spec string
 	}
 	now := time.Now().UTC()
 	a := account.Account{
-		ID:        ids.New("acct_"),
+		ID:        ids.New(ids.Account),
 		Email:     "demo@example.com",
 		Name:      "Demo Agency",
 		Plan:      account.Agency,

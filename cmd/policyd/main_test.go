@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -12,32 +11,16 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
+
+	"github.com/policygen/policygen/internal/testenv"
 )
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // instance is a running policyd: run() in a goroutine on a random port.
 type instance struct {
 	base   string
 	lines  []string // stdout up to the last line of the start-up message
-	stderr *syncBuffer
+	stderr *testenv.Buffer
 	stop   func() error
 }
 
@@ -47,7 +30,7 @@ func start(t *testing.T, spec string, until *regexp.Regexp) *instance {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
-	inst := &instance{stderr: &syncBuffer{}}
+	inst := &instance{stderr: &testenv.Buffer{}}
 	done := make(chan error, 1)
 	go func() {
 		err := run(ctx, []string{"--addr", "127.0.0.1:0", "--store", spec}, func(string) string { return "" }, pw, inst.stderr)

@@ -4,21 +4,6 @@
 // own 404 is not problem+json.
 package main
 
-import (
-	"context"
-	"os"
+import "github.com/policygen/policygen/pkg/lambdaenv"
 
-	"github.com/aws/aws-lambda-go/lambda"
-	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
-
-	"github.com/policygen/policygen/pkg/api"
-	"github.com/policygen/policygen/pkg/lambdaenv"
-)
-
-func main() {
-	deps, err := lambdaenv.FromEnv(context.Background(), os.Getenv)
-	if err != nil {
-		lambdaenv.Exit(err)
-	}
-	lambda.Start(httpadapter.NewV2(api.NewFallbackHandler(deps)).ProxyWithContext)
-}
+func main() { lambdaenv.ServeFallback() }

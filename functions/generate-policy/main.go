@@ -1,27 +1,8 @@
 // Command generate-policy is the Lambda function for POST /v1/policies/generate.
-// It is wiring only: configuration from the environment (pkg/lambdaenv), the
-// pkg/api handler for this one route, and the HTTP API v2 adapter.
+// It is wiring only: pkg/lambdaenv builds the pkg/api handler for this one
+// route from the environment and serves it.
 package main
 
-import (
-	"context"
-	"os"
+import "github.com/policygen/policygen/pkg/lambdaenv"
 
-	"github.com/aws/aws-lambda-go/lambda"
-	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
-
-	"github.com/policygen/policygen/pkg/api"
-	"github.com/policygen/policygen/pkg/lambdaenv"
-)
-
-func main() {
-	deps, err := lambdaenv.FromEnv(context.Background(), os.Getenv)
-	if err != nil {
-		lambdaenv.Exit(err)
-	}
-	h, err := api.NewRouteHandler("generatePolicy", deps)
-	if err != nil {
-		lambdaenv.Exit(err)
-	}
-	lambda.Start(httpadapter.NewV2(h).ProxyWithContext)
-}
+func main() { lambdaenv.Serve("generatePolicy") }

@@ -1,7 +1,6 @@
 package api_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -10,10 +9,10 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/policygen/policygen/internal/testenv"
 	"github.com/policygen/policygen/pkg/account"
 	"github.com/policygen/policygen/pkg/api"
 	"github.com/policygen/policygen/pkg/auth"
@@ -37,52 +36,17 @@ const validBody = `{
   "thirdPartyServices": ["stripe", "google-analytics"]
 }`
 
-// clock is an injectable time source that tests move by hand.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Set(t time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = t
-}
-
 // env is a real API over a real bolt store with real key authentication.
 type env struct {
 	t      testing.TB
 	store  store.Store
 	hasher *auth.Hasher
-	clock  *clock
+	clock  *testenv.Clock
 	deps   api.Deps
 	h      http.Handler
-	logs   *syncBuffer
+	logs   *testenv.Buffer
 	// spec, when set, validates every response against openapi.yaml.
 	spec *spec
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 func newEnv(t testing.TB) *env {
@@ -100,8 +64,8 @@ func newEnvStore(t testing.TB, st store.Store) *env {
 		t:      t,
 		store:  st,
 		hasher: &auth.Hasher{Pepper: secrets.NewStatic([]byte("test pepper, 32 bytes long......"))},
-		clock:  &clock{t: time.Date(2026, 3, 14, 15, 9, 26, 535_000_000, time.UTC)},
-		logs:   &syncBuffer{},
+		clock:  testenv.NewClock(time.Date(2026, 3, 14, 15, 9, 26, 535_000_000, time.UTC)),
+		logs:   &testenv.Buffer{},
 	}
 	e.deps = api.Deps{
 		Store: st,

@@ -25,9 +25,8 @@ const RequestIDHeader = "X-Request-Id"
 // through; the access log reads it at the end.
 type requestInfo struct {
 	id        string
-	route     string // the route's path pattern, once matched
-	accountID string
-	principal auth.Principal
+	route     string         // the route's path pattern, once matched
+	principal auth.Principal // once authenticated; the access log names its account
 }
 
 type ctxKey struct{}
@@ -101,8 +100,8 @@ func (s *server) outer(h http.Handler) http.Handler {
 				slog.Int64("bytes", sw.bytes),
 				slog.String("requestId", ri.id),
 			}
-			if ri.accountID != "" {
-				attrs = append(attrs, slog.String("accountId", ri.accountID))
+			if id := ri.principal.Account.ID; id != "" {
+				attrs = append(attrs, slog.String("accountId", id))
 			}
 			s.logger.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs...)
 		}()
@@ -180,7 +179,6 @@ func (s *server) routeHandler(rt route) http.Handler {
 			}
 			return err
 		}
-		ri.accountID = p.Account.ID
 		ri.principal = p
 		if err := auth.RequireAPIAccess(p); err != nil {
 			return err

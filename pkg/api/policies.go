@@ -119,7 +119,7 @@ func (s *server) handleGenerate(w http.ResponseWriter, r *http.Request) error {
 	p := info(r.Context()).principal
 	pol := store.Policy{
 		Summary: store.Summary{
-			ID:                 ids.New("plc_"),
+			ID:                 ids.New(ids.Policy),
 			AccountID:          p.Account.ID,
 			Type:               res.Request.Type,
 			BusinessName:       res.Request.BusinessName,
@@ -205,7 +205,7 @@ func encodeCursor(id string) string { return base64.RawURLEncoding.EncodeToStrin
 
 func decodeCursor(c string) (string, bool) {
 	b, err := base64.RawURLEncoding.DecodeString(c)
-	if err != nil || !ids.Valid("plc_", string(b)) {
+	if err != nil || !ids.Valid(ids.Policy, string(b)) {
 		return "", false
 	}
 	return string(b), true
@@ -213,7 +213,7 @@ func decodeCursor(c string) (string, bool) {
 
 func (s *server) handleGet(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("id")
-	if !ids.Valid("plc_", id) {
+	if !ids.Valid(ids.Policy, id) {
 		return errPolicyNotFound
 	}
 	p := info(r.Context()).principal
@@ -230,7 +230,7 @@ func (s *server) handleGet(w http.ResponseWriter, r *http.Request) error {
 
 func (s *server) handleDelete(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("id")
-	if !ids.Valid("plc_", id) {
+	if !ids.Valid(ids.Policy, id) {
 		return errPolicyNotFound
 	}
 	p := info(r.Context()).principal

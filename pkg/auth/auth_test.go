@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/policygen/policygen/internal/testenv"
 	"github.com/policygen/policygen/pkg/account"
 	"github.com/policygen/policygen/pkg/errs"
 	"github.com/policygen/policygen/pkg/ids"
@@ -19,15 +20,6 @@ import (
 )
 
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-
-// clock is an injected time source.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time      { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *clock) Add(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
 
 // countingStore is a real bolt store that counts the reads Authenticate
 // makes, to prove which requests never reach the store.
@@ -61,7 +53,7 @@ type fixture struct {
 	st     *countingStore
 	pepper *countingSource
 	hasher *Hasher
-	clock  *clock
+	clock  *testenv.Clock
 	auth   *Authenticator
 }
 
@@ -75,7 +67,7 @@ func newFixture(t testing.TB) *fixture {
 	f := &fixture{
 		st:     &countingStore{Store: db},
 		pepper: &countingSource{Source: secrets.NewStatic([]byte("test-pepper-0123456789abcdef"))},
-		clock:  &clock{t: t0},
+		clock:  testenv.NewClock(t0),
 	}
 	f.hasher = &Hasher{Pepper: f.pepper}
 	f.auth = &Authenticator{Store: f.st, Hasher: f.hasher, Now: f.clock.Now}

@@ -1,5 +1,6 @@
-// Package backend opens the Store named by a --store flag value, so every
-// command (policyd, policyctl) accepts the same specs:
+// Package backend opens the Store named by a --store flag value, and the
+// API-key pepper that goes with it, so every command (policyd, policyctl)
+// accepts the same specs and finds the same pepper:
 //
 //	bolt:PATH        the embedded store in file PATH (created if missing)
 //	dynamodb:TABLE   DynamoDB table TABLE, with the default AWS configuration
@@ -8,10 +9,16 @@ package backend
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strings"
 
+	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
+
+	"github.com/policygen/policygen/pkg/secrets"
 	"github.com/policygen/policygen/pkg/store"
 	"github.com/policygen/policygen/pkg/store/bolt"
 	"github.com/policygen/policygen/pkg/store/dynamo"
@@ -49,4 +56,40 @@ func Open(ctx context.Context, spec string) (store.Store, error) {
 	default:
 		return nil, fmt.Errorf("invalid store %q: unknown kind %q; want %s", spec, kind, Forms)
 	}
+}
+
+// EnvPepperSecretID names the Secrets Manager secret of the pepper when no
+// flag does and the store is not a bolt file (as in a deployed function).
+const EnvPepperSecretID = "PEPPER_SECRET_ID"
+
+// ErrNoPepper is Pepper's answer for a store other than bolt with no pepper
+// source named.
+var ErrNoPepper = errors.New("a DynamoDB store needs the pepper the API uses: --pepper-secret ID (or PEPPER_SECRET_ID), or --pepper-file PATH")
+
+// Pepper returns the source of the API-key pepper for the store named by
+// spec: the file at path file if given; else the Secrets Manager secret
+// secretID (when "" and the store is not bolt, $PEPPER_SECRET_ID through
+// getenv); else, for bolt:PATH, the file "pepper" beside PATH, which policyd
+// creates on first start. policyd and policyctl share this rule because a
+// key minted by one must authenticate in the other, and there is no silent
+// fallback. Giving both file and secretID is the caller's to reject. Only
+// the AWS configuration is loaded here; the secret is read on first use.
+func Pepper(ctx context.Context, spec, file, secretID string, getenv func(string) string) (secrets.Source, error) {
+	boltPath, isBolt := strings.CutPrefix(spec, "bolt:")
+	if secretID == "" && !isBolt {
+		secretID = getenv(EnvPepperSecretID)
+	}
+	switch {
+	case file != "":
+		return secrets.NewFile(file), nil
+	case secretID != "":
+		cfg, err := config.LoadDefaultConfig(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("load AWS config: %w", err)
+		}
+		return secrets.NewSecretsManager(secretsmanager.NewFromConfig(cfg), secretID, 0), nil
+	case isBolt:
+		return secrets.NewFile(filepath.Join(filepath.Dir(boltPath), "pepper")), nil
+	}
+	return nil, ErrNoPepper
 }

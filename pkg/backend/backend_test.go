@@ -1,6 +1,8 @@
 package backend_test
 
 import (
+	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -70,5 +72,61 @@ func roundTrip(t *testing.T, st store.Store) {
 	}
 	if got, err := st.Account(t.Context(), a.ID); err != nil || got.Email != a.Email {
 		t.Fatalf("Account = %+v, %v", got, err)
+	}
+}
+
+// TestPepper pins the rule policyd and policyctl share: which source a
+// spec and its flags select. A file source shows itself by creating its
+// file on first read; a Secrets Manager source is only built (no I/O).
+func TestPepper(t *testing.T) {
+	t.Setenv("AWS_REGION", "eu-west-1")
+	t.Setenv("AWS_CONFIG_FILE", "/dev/null")
+	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", "/dev/null")
+	dir := t.TempDir()
+	boltSpec := "bolt:" + filepath.Join(dir, "data", "policygen.db")
+	tests := []struct {
+		name     string
+		spec     string
+		file     string
+		secretID string
+		env      string // PEPPER_SECRET_ID
+		wantFile string // the file the source reads, or "" for a secret
+		wantErr  error
+	}{
+		{name: "bolt default beside the store", spec: boltSpec, wantFile: filepath.Join(dir, "data", "pepper")},
+		{name: "bolt ignores the environment", spec: boltSpec, env: "s", wantFile: filepath.Join(dir, "data", "pepper")},
+		{name: "explicit file", spec: "dynamodb:table", file: filepath.Join(dir, "explicit"), env: "s", wantFile: filepath.Join(dir, "explicit")},
+		{name: "explicit secret", spec: boltSpec, secretID: "s"},
+		{name: "dynamodb secret from the environment", spec: "dynamodb:table", env: "s"},
+		{name: "dynamodb without a source", spec: "dynamodb:table", wantErr: backend.ErrNoPepper},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			getenv := func(k string) string {
+				if k == backend.EnvPepperSecretID {
+					return tt.env
+				}
+				return ""
+			}
+			src, err := backend.Pepper(t.Context(), tt.spec, tt.file, tt.secretID, getenv)
+			if tt.wantErr != nil {
+				if !errors.Is(err, tt.wantErr) {
+					t.Fatalf("err = %v, want %v", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || src == nil {
+				t.Fatalf("Pepper = %v, %v", src, err)
+			}
+			if tt.wantFile == "" {
+				return
+			}
+			if _, err := src.Value(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := os.Stat(tt.wantFile); err != nil {
+				t.Errorf("source did not use %s: %v", tt.wantFile, err)
+			}
+		})
 	}
 }

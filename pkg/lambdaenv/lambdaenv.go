@@ -1,7 +1,7 @@
 // Package lambdaenv builds the dependencies of a Policygen Lambda function
 // from its environment: the DynamoDB store, the key authenticator with its
 // pepper in Secrets Manager, and a JSON logger. It is what functions/*/main.go
-// share, so each of them is only wiring.
+// share: Serve and ServeFallback are each function's whole main.
 //
 // Cold start: nothing here does network I/O. Loading the AWS configuration
 // reads environment variables and local files only, the SDK clients connect
@@ -16,13 +16,16 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"os"
 	"strings"
 	"time"
 
+	"github.com/aws/aws-lambda-go/lambda"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
+	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
 
 	"github.com/policygen/policygen/pkg/api"
 	"github.com/policygen/policygen/pkg/auth"
@@ -122,24 +125,55 @@ func NewDeps(ctx context.Context, cfg Config, logOut io.Writer) (api.Deps, error
 			CacheTTL: keyTTL,
 		},
 		Now:    time.Now,
-		Logger: slog.New(slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: cfg.LogLevel})),
+		Logger: newLogger(logOut, cfg.LogLevel),
 	}, nil
 }
 
-// FromEnv is Load(getenv) then NewDeps with logs on stdout, where Lambda
-// collects them.
-func FromEnv(ctx context.Context, getenv func(string) string) (api.Deps, error) {
-	cfg, err := Load(getenv)
-	if err != nil {
-		return api.Deps{}, err
-	}
-	return NewDeps(ctx, cfg, os.Stdout)
+func newLogger(w io.Writer, level slog.Level) *slog.Logger {
+	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: level}))
 }
 
-// Exit reports an init failure as one JSON log line on stderr and exits with
+// Serve is the main of the Lambda function for the API route called
+// routeName (see api.Routes): it builds the route's handler from the
+// environment, exiting with status 1 when the configuration is incomplete,
+// and serves HTTP API (payload format 2.0) events until Lambda stops it.
+func Serve(routeName string) {
+	cfg, err := Load(os.Getenv)
+	if err != nil {
+		exit(err)
+	}
+	// Logs go to stdout, where Lambda collects them.
+	deps, err := NewDeps(context.Background(), cfg, os.Stdout)
+	if err != nil {
+		exit(err)
+	}
+	h, err := api.NewRouteHandler(routeName, deps)
+	if err != nil {
+		exit(err)
+	}
+	start(h)
+}
+
+// ServeFallback is the main of the function behind the HTTP API's $default
+// route (api.NewFallbackHandler). It checks the same configuration as Serve,
+// so a misconfigured stack fails every cold start alike, but builds no AWS
+// clients: the fallback answers without the store or the pepper.
+func ServeFallback() {
+	cfg, err := Load(os.Getenv)
+	if err != nil {
+		exit(err)
+	}
+	start(api.NewFallbackHandler(api.Deps{Now: time.Now, Logger: newLogger(os.Stdout, cfg.LogLevel)}))
+}
+
+func start(h http.Handler) {
+	lambda.Start(httpadapter.NewV2(h).ProxyWithContext)
+}
+
+// exit reports an init failure as one JSON log line on stderr and exits with
 // status 1; Lambda records it as an init error and retries the cold start on
 // the next request.
-func Exit(err error) {
+func exit(err error) {
 	slog.New(slog.NewJSONHandler(os.Stderr, nil)).Error("init failed", "error", err.Error())
 	os.Exit(1)
 }

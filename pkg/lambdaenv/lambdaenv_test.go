@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os/exec"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -136,5 +137,32 @@ func TestNewDepsDoesNoNetworkIO(t *testing.T) {
 	}
 	if n := calls.Load(); n != 0 {
 		t.Errorf("%d network calls during init and failed authentication, want 0", n)
+	}
+}
+
+// TestDeps keeps every function binary lean: each links lambdaenv, so what
+// it imports ships in all of them, cold-start init work included.
+func TestDeps(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "github.com/policygen/policygen/pkg/lambdaenv").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	forbidden := []string{
+		"go.etcd.io/bbolt",
+		"github.com/policygen/policygen/pkg/backend",
+		"github.com/policygen/policygen/pkg/store/bolt",
+		"github.com/policygen/policygen/pkg/store/storetest",
+		"github.com/policygen/policygen/pkg/store/dynamo/dynamotest",
+		"go.yaml.in/yaml",
+		"gopkg.in/yaml.v3",
+		"github.com/santhosh-tekuri/jsonschema",
+		"testing",
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		for _, f := range forbidden {
+			if dep == f || strings.HasPrefix(dep, f+"/") {
+				t.Errorf("pkg/lambdaenv depends on %s", dep)
+			}
+		}
 	}
 }

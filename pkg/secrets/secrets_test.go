@@ -16,6 +16,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
 	"github.com/aws/aws-sdk-go-v2/service/secretsmanager/types"
+
+	"github.com/policygen/policygen/internal/testenv"
 )
 
 // fakeSecretsManager speaks the part of the Secrets Manager JSON 1.1
@@ -114,15 +116,6 @@ func newClient(srv *httptest.Server) *secretsmanager.Client {
 	})
 }
 
-// clock is an injected time source.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time      { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *clock) Add(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
-
 func TestSecretsManagerValues(t *testing.T) {
 	_, srv := newFake(t)
 	client := newClient(srv)
@@ -182,7 +175,7 @@ func TestSecretsManagerEndpointFromEnv(t *testing.T) {
 func TestSecretsManagerCachesAndRefreshes(t *testing.T) {
 	f, srv := newFake(t)
 	f.block()
-	clk := &clock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	clk := testenv.NewClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	const ttl = 5 * time.Minute
 	src := newSecretsManager(newClient(srv), "policygen/pepper", ttl, clk.Now)
 
@@ -315,7 +308,7 @@ func TestStatic(t *testing.T) {
 // without waiting for Secrets Manager.
 func TestSecretsManagerStaleWhileRefreshing(t *testing.T) {
 	f, srv := newFake(t)
-	clk := &clock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	clk := testenv.NewClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	src := newSecretsManager(newClient(srv), "policygen/pepper", time.Minute, clk.Now)
 	if _, err := src.Value(context.Background()); err != nil {
 		t.Fatal(err)

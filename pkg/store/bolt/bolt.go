@@ -33,10 +33,10 @@ import (
 	bbolterrors "go.etcd.io/bbolt/errors"
 
 	"github.com/policygen/policygen/pkg/account"
-	"github.com/policygen/policygen/pkg/compliance"
 	"github.com/policygen/policygen/pkg/errs"
 	"github.com/policygen/policygen/pkg/store"
 	"github.com/policygen/policygen/pkg/store/internal/content"
+	"github.com/policygen/policygen/pkg/store/internal/normalize"
 )
 
 var (
@@ -140,7 +140,7 @@ func (s *Store) HasAccounts(ctx context.Context) (bool, error) {
 
 // CreateKey implements store.Store.
 func (s *Store) CreateKey(ctx context.Context, k account.Key) error {
-	k = normalizeKey(k)
+	k = normalize.Key(k)
 	return s.update(ctx, func(tx *bbolt.Tx) error {
 		if tx.Bucket(bucketAccounts).Get([]byte(k.AccountID)) == nil {
 			return store.ErrAccountNotFound
@@ -201,7 +201,7 @@ func (s *Store) CreatePolicy(ctx context.Context, p store.Policy) error {
 	if p.ID == "" || p.AccountID == "" {
 		return errs.E(errs.Internal, "invalid_policy", "policy id and account id are required")
 	}
-	meta, err := json.Marshal(normalizeSummary(p.Summary))
+	meta, err := json.Marshal(normalize.Summary(p.Summary))
 	if err != nil {
 		return fmt.Errorf("bolt store: encode policy: %w", err)
 	}
@@ -267,7 +267,7 @@ func (s *Store) Policy(ctx context.Context, accountID, id string) (store.Policy,
 		return store.Policy{}, err
 	}
 	p.AccountID = accountID
-	p.Summary = normalizeSummary(p.Summary)
+	p.Summary = normalize.Summary(p.Summary)
 	if p.Content, err = content.Decompress(gzipped); err != nil {
 		return store.Policy{}, fmt.Errorf("bolt store: policy %s: %w", id, err)
 	}
@@ -307,7 +307,7 @@ func (s *Store) ListPolicies(ctx context.Context, accountID string, opt store.Li
 				return fmt.Errorf("bolt store: decode policy %s: %w", k, err)
 			}
 			sum.AccountID = accountID
-			page.Items = append(page.Items, normalizeSummary(sum))
+			page.Items = append(page.Items, normalize.Summary(sum))
 		}
 		return nil
 	})
@@ -413,30 +413,4 @@ func decodeCount(b []byte) uint64 {
 		return 0
 	}
 	return binary.BigEndian.Uint64(b)
-}
-
-// normalizeSummary gives every returned summary the same shape whatever was
-// stored: UTC time and non-nil slices (so JSON shows [] rather than null).
-func normalizeSummary(s store.Summary) store.Summary {
-	s.CreatedAt = s.CreatedAt.UTC()
-	if s.ThirdPartyServices == nil {
-		s.ThirdPartyServices = []string{}
-	}
-	if s.ComplianceFlags == nil {
-		s.ComplianceFlags = []compliance.Flag{}
-	}
-	return s
-}
-
-func normalizeKey(k account.Key) account.Key {
-	k.CreatedAt = k.CreatedAt.UTC()
-	if k.ExpiresAt != nil {
-		t := k.ExpiresAt.UTC()
-		k.ExpiresAt = &t
-	}
-	if k.RevokedAt != nil {
-		t := k.RevokedAt.UTC()
-		k.RevokedAt = &t
-	}
-	return k
 }

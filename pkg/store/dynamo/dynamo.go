@@ -32,10 +32,10 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/policygen/policygen/pkg/account"
-	"github.com/policygen/policygen/pkg/compliance"
 	"github.com/policygen/policygen/pkg/errs"
 	"github.com/policygen/policygen/pkg/store"
 	"github.com/policygen/policygen/pkg/store/internal/content"
+	"github.com/policygen/policygen/pkg/store/internal/normalize"
 )
 
 // Attribute names of the table's keys and TTL (template.yaml must match).
@@ -223,7 +223,7 @@ func (s *Store) HasAccounts(ctx context.Context) (bool, error) {
 // CreateKey implements store.Store: the key record, its id pointer and a
 // check that the account exists, in one transaction.
 func (s *Store) CreateKey(ctx context.Context, k account.Key) error {
-	k = normalizeKey(k)
+	k = normalize.Key(k)
 	var ttl *int64
 	if k.ExpiresAt != nil {
 		ttl = epoch(k.ExpiresAt.Add(RevokedKeyRetention))
@@ -261,7 +261,7 @@ func (s *Store) KeyByHash(ctx context.Context, hash string) (account.Key, error)
 	if err := s.get(ctx, "get key", itemKey(keyPK(hash), skKey), &it, store.ErrKeyNotFound); err != nil {
 		return account.Key{}, err
 	}
-	return normalizeKey(it.Key), nil
+	return normalize.Key(it.Key), nil
 }
 
 // Key implements store.Store: the id pointer, then the record.
@@ -299,7 +299,7 @@ func (s *Store) RevokeKey(ctx context.Context, id string, at time.Time) (account
 			return account.Key{}, s.internal("decode key", err)
 		}
 		if cur.RevokedAt != nil && !at.Before(*cur.RevokedAt) {
-			return normalizeKey(cur.Key), nil
+			return normalize.Key(cur.Key), nil
 		}
 		ttl := at.Add(RevokedKeyRetention).Unix()
 		if cur.TTL != nil && *cur.TTL < ttl {
@@ -345,7 +345,7 @@ func (s *Store) RevokeKey(ctx context.Context, id string, at time.Time) (account
 		if err != nil && !errors.As(err, &ccf) {
 			return account.Key{}, s.internal("set key id ttl", err)
 		}
-		return normalizeKey(it.Key), nil
+		return normalize.Key(it.Key), nil
 	}
 	return account.Key{}, s.internal("revoke key", fmt.Errorf("key changed concurrently %d times", maxTransactAttempts))
 }
@@ -356,7 +356,7 @@ func (s *Store) CreatePolicy(ctx context.Context, p store.Policy) error {
 	if p.ID == "" || p.AccountID == "" {
 		return errs.E(errs.Internal, "invalid_policy", "policy id and account id are required")
 	}
-	p.Summary = normalizeSummary(p.Summary)
+	p.Summary = normalize.Summary(p.Summary)
 	gz, err := content.Compress(p.Content)
 	if err != nil {
 		return s.internal("compress content", err)
@@ -405,7 +405,7 @@ func (s *Store) Policy(ctx context.Context, accountID, id string) (store.Policy,
 	if err != nil {
 		return store.Policy{}, s.internal("decompress policy", err)
 	}
-	sum := normalizeSummary(it.Summary)
+	sum := normalize.Summary(it.Summary)
 	sum.AccountID = accountID
 	return store.Policy{Summary: sum, Content: text}, nil
 }
@@ -448,7 +448,7 @@ func (s *Store) ListPolicies(ctx context.Context, accountID string, opt store.Li
 			if err := unmarshal(m, &it); err != nil {
 				return store.Page{}, s.internal("decode policy", err)
 			}
-			sum := normalizeSummary(it.Summary)
+			sum := normalize.Summary(it.Summary)
 			sum.AccountID = accountID
 			items = append(items, sum)
 		}
@@ -572,29 +572,4 @@ func number(n int64) types.AttributeValue {
 func epoch(t time.Time) *int64 {
 	n := t.Unix()
 	return &n
-}
-
-// normalizeSummary: UTC time and non-nil slices, as every store returns.
-func normalizeSummary(s store.Summary) store.Summary {
-	s.CreatedAt = s.CreatedAt.UTC()
-	if s.ThirdPartyServices == nil {
-		s.ThirdPartyServices = []string{}
-	}
-	if s.ComplianceFlags == nil {
-		s.ComplianceFlags = []compliance.Flag{}
-	}
-	return s
-}
-
-func normalizeKey(k account.Key) account.Key {
-	k.CreatedAt = k.CreatedAt.UTC()
-	if k.ExpiresAt != nil {
-		t := k.ExpiresAt.UTC()
-		k.ExpiresAt = &t
-	}
-	if k.RevokedAt != nil {
-		t := k.RevokedAt.UTC()
-		k.RevokedAt = &t
-	}
-	return k
 }

@@ -1,0 +1,36 @@
+// Package normalize gives the records both stores return the one shape the
+// store.Store contract promises, whatever was written: times in UTC and a
+// summary's slices non-nil (so JSON shows [] rather than null).
+package normalize
+
+import (
+	"github.com/policygen/policygen/pkg/account"
+	"github.com/policygen/policygen/pkg/compliance"
+	"github.com/policygen/policygen/pkg/store"
+)
+
+// Summary returns s with CreatedAt in UTC and non-nil slices.
+func Summary(s store.Summary) store.Summary {
+	s.CreatedAt = s.CreatedAt.UTC()
+	if s.ThirdPartyServices == nil {
+		s.ThirdPartyServices = []string{}
+	}
+	if s.ComplianceFlags == nil {
+		s.ComplianceFlags = []compliance.Flag{}
+	}
+	return s
+}
+
+// Key returns k with every time in UTC.
+func Key(k account.Key) account.Key {
+	k.CreatedAt = k.CreatedAt.UTC()
+	if k.ExpiresAt != nil {
+		t := k.ExpiresAt.UTC()
+		k.ExpiresAt = &t
+	}
+	if k.RevokedAt != nil {
+		t := k.RevokedAt.UTC()
+		k.RevokedAt = &t
+	}
+	return k
+}
