@@ -41,8 +41,8 @@ lint: tools
 	$(TOOLS)/bin/actionlint .github/workflows/*.yml
 
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./pkg/...
-	$(GO) run ./cmd/loadrun
+	$(GO) test -run '^$$' -bench . -benchmem ./pkg/... ./functions/...
+	$(GO) run ./cmd/loadrun --duration 10s --requests 20000
 
 # test-lambda: only the deployment tests (template, make builds, binaries
 # against the in-test Lambda Runtime API); `make test` runs them too.

@@ -49,6 +49,14 @@ type runtimeAPI struct {
 	pending  map[string]chan invocationResult
 	initErrs chan []byte
 	seq      atomic.Int64
+
+	// The first /next is the end of the function's init phase (what
+	// Lambda reports as Init Duration); polled closes then.
+	firstPoll sync.Once
+	polled    chan struct{}
+	polledAt  time.Time            // set before polled closes
+	handedOut map[string]time.Time // request id → when /next returned it; under mu
+	closeOnce sync.Once
 }
 
 type invocation struct {
@@ -59,16 +67,23 @@ type invocation struct {
 type invocationResult struct {
 	kind string // "response" or "error"
 	body []byte
+	// For the benchmarks: when /next handed the event out and when the
+	// result came back.
+	handedOut, received time.Time
 }
 
-func newRuntimeAPI(t *testing.T, functionName string) *runtimeAPI {
+// newRuntimeAPI starts the server; close (also run when the test ends)
+// stops it.
+func newRuntimeAPI(t testing.TB, functionName string) *runtimeAPI {
 	t.Helper()
 	rt := &runtimeAPI{
-		arn:      "arn:aws:lambda:us-east-1:123456789012:function:" + functionName,
-		next:     make(chan invocation),
-		stop:     make(chan struct{}),
-		pending:  map[string]chan invocationResult{},
-		initErrs: make(chan []byte, 1),
+		arn:       "arn:aws:lambda:us-east-1:123456789012:function:" + functionName,
+		next:      make(chan invocation),
+		stop:      make(chan struct{}),
+		pending:   map[string]chan invocationResult{},
+		initErrs:  make(chan []byte, 1),
+		polled:    make(chan struct{}),
+		handedOut: map[string]time.Time{},
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET "+runtimePrefix+"/invocation/next", rt.handleNext)
@@ -83,17 +98,25 @@ func newRuntimeAPI(t *testing.T, functionName string) *runtimeAPI {
 		w.WriteHeader(http.StatusAccepted)
 	})
 	rt.srv = httptest.NewServer(mux)
-	t.Cleanup(func() {
+	t.Cleanup(rt.close)
+	return rt
+}
+
+func (rt *runtimeAPI) close() {
+	rt.closeOnce.Do(func() {
 		close(rt.stop) // release a long-polling /next before Close waits for it
 		rt.srv.Close()
 	})
-	return rt
 }
 
 // hostPort is the value of AWS_LAMBDA_RUNTIME_API (no scheme).
 func (rt *runtimeAPI) hostPort() string { return rt.srv.Listener.Addr().String() }
 
 func (rt *runtimeAPI) handleNext(w http.ResponseWriter, r *http.Request) {
+	rt.firstPoll.Do(func() {
+		rt.polledAt = time.Now()
+		close(rt.polled)
+	})
 	select {
 	case inv := <-rt.next:
 		h := w.Header()
@@ -105,6 +128,9 @@ func (rt *runtimeAPI) handleNext(w http.ResponseWriter, r *http.Request) {
 		h.Set("Lambda-Runtime-Invoked-Function-Arn", rt.arn)
 		h.Set("Lambda-Runtime-Trace-Id", "Root=1-67400000-"+strings.Repeat("0", 16)+fmt.Sprintf("%08x", rt.seq.Load())+";Parent=0000000000000001;Sampled=0")
 		w.WriteHeader(http.StatusOK)
+		rt.mu.Lock()
+		rt.handedOut[inv.id] = time.Now()
+		rt.mu.Unlock()
 		w.Write(inv.event)
 	case <-r.Context().Done():
 	case <-rt.stop:
@@ -119,31 +145,36 @@ func (rt *runtimeAPI) handleResult(kind string) http.HandlerFunc {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
 		}
+		res := invocationResult{kind: kind, body: b, received: time.Now()}
+		id := r.PathValue("id")
 		rt.mu.Lock()
-		ch, ok := rt.pending[r.PathValue("id")]
-		delete(rt.pending, r.PathValue("id"))
+		ch, ok := rt.pending[id]
+		delete(rt.pending, id)
+		res.handedOut = rt.handedOut[id]
+		delete(rt.handedOut, id)
 		rt.mu.Unlock()
 		if !ok {
 			http.Error(w, "unknown request id", http.StatusBadRequest)
 			return
 		}
-		ch <- invocationResult{kind: kind, body: b}
+		ch <- res
 		w.WriteHeader(http.StatusAccepted)
 	}
 }
 
 // lambdaProcess is a built bootstrap running against a runtimeAPI.
 type lambdaProcess struct {
-	name   string
-	rt     *runtimeAPI
-	cmd    *exec.Cmd
-	exited chan struct{}
-	output *testenv.Buffer // stdout and stderr, for failure messages
+	name    string
+	rt      *runtimeAPI
+	cmd     *exec.Cmd
+	started time.Time // just before exec
+	exited  chan struct{}
+	output  *testenv.Buffer // stdout and stderr, for failure messages
 }
 
 // startFunction runs bootstrap with the Lambda environment plus env. The
-// process is killed when the test ends.
-func startFunction(t *testing.T, name, bootstrap string, env map[string]string) *lambdaProcess {
+// process is killed when the test ends, or earlier by stop.
+func startFunction(t testing.TB, name, bootstrap string, env map[string]string) *lambdaProcess {
 	t.Helper()
 	rt := newRuntimeAPI(t, name)
 	p := &lambdaProcess{name: name, rt: rt, exited: make(chan struct{}), output: &testenv.Buffer{}}
@@ -165,7 +196,9 @@ func startFunction(t *testing.T, name, bootstrap string, env map[string]string) 
 		p.cmd.Env = append(p.cmd.Env, k+"="+v)
 	}
 	p.cmd.Stdout, p.cmd.Stderr = p.output, p.output
+	p.started = time.Now()
 	if err := p.cmd.Start(); err != nil {
+		rt.close()
 		t.Fatalf("start %s: %v", name, err)
 	}
 	go func() {
@@ -173,8 +206,7 @@ func startFunction(t *testing.T, name, bootstrap string, env map[string]string) 
 		close(p.exited)
 	}()
 	t.Cleanup(func() {
-		p.cmd.Process.Kill()
-		<-p.exited
+		p.stop()
 		if t.Failed() {
 			t.Logf("%s output:\n%s", name, p.output.String())
 		}
@@ -182,9 +214,46 @@ func startFunction(t *testing.T, name, bootstrap string, env map[string]string) 
 	return p
 }
 
+// stop kills the process, waits for it and stops its runtime API; it may
+// be called more than once.
+func (p *lambdaProcess) stop() {
+	p.cmd.Process.Kill()
+	<-p.exited
+	p.rt.close()
+}
+
+// waitInit waits for the process's first /next and returns how long after
+// exec it came. It fails the test if the process exits or reports an init
+// error first.
+func (p *lambdaProcess) waitInit(t testing.TB) time.Duration {
+	t.Helper()
+	// A guard against a hung process, not a performance assertion.
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	select {
+	case <-p.rt.polled:
+		return p.rt.polledAt.Sub(p.started)
+	case <-p.exited:
+		t.Fatalf("%s exited before polling for an event:\n%s", p.name, p.output.String())
+	case b := <-p.rt.initErrs:
+		t.Fatalf("%s reported an init error: %s", p.name, b)
+	case <-ctx.Done():
+		t.Fatalf("%s never polled for an event", p.name)
+	}
+	return 0
+}
+
 // invoke sends one event and returns the function's proxy response. It
 // fails the test if the function reports an error or exits.
-func (p *lambdaProcess) invoke(t *testing.T, event []byte) events.APIGatewayV2HTTPResponse {
+func (p *lambdaProcess) invoke(t testing.TB, event []byte) events.APIGatewayV2HTTPResponse {
+	t.Helper()
+	resp, _ := p.invokeTimed(t, event)
+	return resp
+}
+
+// invokeTimed is invoke that also returns when the event was handed out
+// and when the response arrived.
+func (p *lambdaProcess) invokeTimed(t testing.TB, event []byte) (events.APIGatewayV2HTTPResponse, invocationResult) {
 	t.Helper()
 	id := fmt.Sprintf("c0ffee00-0000-4000-8000-%012d", p.rt.seq.Add(1))
 	done := make(chan invocationResult, 1)
@@ -219,13 +288,13 @@ func (p *lambdaProcess) invoke(t *testing.T, event []byte) events.APIGatewayV2HT
 	if err := json.Unmarshal(res.body, &resp); err != nil {
 		t.Fatalf("%s response is not an HTTP API v2 proxy response: %v\n%s", p.name, err, res.body)
 	}
-	return resp
+	return resp, res
 }
 
 // ---------------------------------------------------------------------------
 // Events: the events/ samples, with the seeded key and real ids substituted.
 
-func loadEvent(t *testing.T, dir string) events.APIGatewayV2HTTPRequest {
+func loadEvent(t testing.TB, dir string) events.APIGatewayV2HTTPRequest {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(repoRoot(t), "events", dir+".json"))
 	if err != nil {
@@ -240,7 +309,7 @@ func loadEvent(t *testing.T, dir string) events.APIGatewayV2HTTPRequest {
 	return ev
 }
 
-func marshalEvent(t *testing.T, ev events.APIGatewayV2HTTPRequest) []byte {
+func marshalEvent(t testing.TB, ev events.APIGatewayV2HTTPRequest) []byte {
 	t.Helper()
 	b, err := json.Marshal(ev)
 	if err != nil {
@@ -282,7 +351,7 @@ func header(resp events.APIGatewayV2HTTPResponse, name string) string {
 	return ""
 }
 
-func decodeBody(t *testing.T, resp events.APIGatewayV2HTTPResponse, v any) {
+func decodeBody(t testing.TB, resp events.APIGatewayV2HTTPResponse, v any) {
 	t.Helper()
 	if resp.IsBase64Encoded {
 		t.Fatalf("JSON body came back base64-encoded")
@@ -292,7 +361,7 @@ func decodeBody(t *testing.T, resp events.APIGatewayV2HTTPResponse, v any) {
 	}
 }
 
-func wantStatus(t *testing.T, resp events.APIGatewayV2HTTPResponse, status int, contentType string) {
+func wantStatus(t testing.TB, resp events.APIGatewayV2HTTPResponse, status int, contentType string) {
 	t.Helper()
 	if resp.StatusCode != status {
 		t.Fatalf("status = %d, want %d; body: %s", resp.StatusCode, status, resp.Body)
@@ -309,6 +378,95 @@ type problem struct {
 	Status int    `json:"status"`
 	Code   string `json:"code"`
 	Title  string `json:"title"`
+}
+
+// ---------------------------------------------------------------------------
+// The backing services the functions run against: DynamoDB Local with a
+// fresh table, and a Secrets Manager holding the pepper.
+
+const testPepper = "test-pepper-0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOP"
+
+// secretID is the pepper's secret id for one function: one per function,
+// so the fake can tell whose cold start fetched the pepper.
+func secretID(dir string) string {
+	return "arn:aws:secretsmanager:us-east-1:123456789012:secret:policygen/test/" + dir
+}
+
+type fixture struct {
+	endpoint string // DynamoDB Local
+	table    string
+	store    *dynamo.Store
+	hasher   *auth.Hasher
+	sm       *secretstest.Server
+}
+
+// newFixture creates the table and the Secrets Manager endpoint. Like
+// dynamotest it skips when DynamoDB Local is unavailable, unless CI=true.
+func newFixture(t testing.TB) *fixture {
+	t.Helper()
+	client, table := dynamotest.Table(t)
+	endpoint := aws.ToString(client.Options().BaseEndpoint)
+	if endpoint == "" {
+		endpoint = os.Getenv("AWS_ENDPOINT_URL_DYNAMODB")
+	}
+	if endpoint == "" {
+		t.Fatal("cannot tell the DynamoDB Local endpoint from dynamotest's client")
+	}
+	return &fixture{
+		endpoint: endpoint,
+		table:    table,
+		store:    dynamo.New(client, table),
+		hasher:   &auth.Hasher{Pepper: secrets.NewStatic([]byte(testPepper))},
+		sm:       newPepperServer(t),
+	}
+}
+
+func newPepperServer(t testing.TB) *secretstest.Server {
+	peppers := map[string]string{}
+	for _, dir := range wantFunctions {
+		peppers[secretID(dir)] = testPepper
+	}
+	return secretstest.New(t, peppers)
+}
+
+// seed creates an account on plan with a key hashed with the pepper the
+// functions will read from "Secrets Manager", and returns the key's secret.
+func (fx *fixture) seed(t testing.TB, plan account.Plan) (account.Account, string, account.Key) {
+	t.Helper()
+	ctx := t.Context()
+	now := time.Now().UTC()
+	a := account.Account{ID: ids.New("acct_"), Email: string(plan) + "@example.com", Name: "Example " + string(plan), Plan: plan, CreatedAt: now}
+	if err := fx.store.CreateAccount(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	secret, k, err := auth.Issue(ctx, fx.store, fx.hasher, a.ID, now, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a, secret, k
+}
+
+// env is the configuration of the function in dir.
+func (fx *fixture) env(dir, logLevel string) map[string]string {
+	return functionEnv(dir, fx.endpoint, fx.sm.URL, fx.table, logLevel)
+}
+
+func functionEnv(dir, dynamoEndpoint, secretsEndpoint, table, logLevel string) map[string]string {
+	return map[string]string{
+		"AWS_REGION":                       "us-east-1",
+		"AWS_DEFAULT_REGION":               "us-east-1",
+		"AWS_ACCESS_KEY_ID":                "test",
+		"AWS_SECRET_ACCESS_KEY":            "test",
+		"AWS_CONFIG_FILE":                  "/dev/null",
+		"AWS_SHARED_CREDENTIALS_FILE":      "/dev/null",
+		"AWS_EC2_METADATA_DISABLED":        "true",
+		"AWS_ENDPOINT_URL_DYNAMODB":        dynamoEndpoint,
+		"AWS_ENDPOINT_URL_SECRETS_MANAGER": secretsEndpoint,
+		"TABLE_NAME":                       table,
+		"PEPPER_SECRET_ID":                 secretID(dir),
+		"KEY_CACHE_TTL":                    "30s",
+		"LOG_LEVEL":                        logLevel,
+	}
 }
 
 // ---------------------------------------------------------------------------
@@ -368,66 +526,16 @@ func TestFunctionsAnswerEventSamples(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("the Lambda binaries are linux executables")
 	}
-	ctx := t.Context()
-	client, table := dynamotest.Table(t)
-	endpoint := aws.ToString(client.Options().BaseEndpoint)
-	if endpoint == "" {
-		endpoint = os.Getenv("AWS_ENDPOINT_URL_DYNAMODB")
-	}
-	if endpoint == "" {
-		t.Fatal("cannot tell the DynamoDB Local endpoint from dynamotest's client")
-	}
-
-	// Seed an Agency and a Pro account, each with a key hashed with the same
-	// pepper the functions will read from "Secrets Manager".
-	pepper := "test-pepper-0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOP"
-	st := dynamo.New(client, table)
-	hasher := &auth.Hasher{Pepper: secrets.NewStatic([]byte(pepper))}
-	now := time.Now().UTC()
-	seed := func(plan account.Plan) (account.Account, string, account.Key) {
-		a := account.Account{ID: ids.New("acct_"), Email: string(plan) + "@example.com", Name: "Example " + string(plan), Plan: plan, CreatedAt: now}
-		if err := st.CreateAccount(ctx, a); err != nil {
-			t.Fatal(err)
-		}
-		secret, k, err := auth.Issue(ctx, st, hasher, a.ID, now, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return a, secret, k
-	}
-	agency, key, keyRec := seed(account.Agency)
-	_, proKey, _ := seed(account.Pro)
-
-	// One secret id per function, so the fake can tell whose cold start
-	// fetched the pepper.
-	secretID := func(dir string) string {
-		return "arn:aws:secretsmanager:us-east-1:123456789012:secret:policygen/test/" + dir
-	}
-	peppers := map[string]string{}
-	for _, dir := range wantFunctions {
-		peppers[secretID(dir)] = pepper
-	}
-	sm := secretstest.New(t, peppers)
+	fx := newFixture(t)
+	agency, key, keyRec := fx.seed(t, account.Agency)
+	_, proKey, _ := fx.seed(t, account.Pro)
+	sm := fx.sm
 
 	procs := map[string]*lambdaProcess{}
 	for _, id := range logicalIDs() {
 		dir := wantFunctions[id]
 		bootstrap := makeBuild(t, id, runtime.GOARCH)
-		procs[dir] = startFunction(t, "policygen-test-"+dir, bootstrap, map[string]string{
-			"AWS_REGION":                       "us-east-1",
-			"AWS_DEFAULT_REGION":               "us-east-1",
-			"AWS_ACCESS_KEY_ID":                "test",
-			"AWS_SECRET_ACCESS_KEY":            "test",
-			"AWS_CONFIG_FILE":                  "/dev/null",
-			"AWS_SHARED_CREDENTIALS_FILE":      "/dev/null",
-			"AWS_EC2_METADATA_DISABLED":        "true",
-			"AWS_ENDPOINT_URL_DYNAMODB":        endpoint,
-			"AWS_ENDPOINT_URL_SECRETS_MANAGER": sm.URL,
-			"TABLE_NAME":                       table,
-			"PEPPER_SECRET_ID":                 secretID(dir),
-			"KEY_CACHE_TTL":                    "30s",
-			"LOG_LEVEL":                        "DEBUG",
-		})
+		procs[dir] = startFunction(t, "policygen-test-"+dir, bootstrap, fx.env(dir, "DEBUG"))
 	}
 
 	// Failed authentication first, while every function is cold: a missing
