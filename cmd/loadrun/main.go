@@ -105,6 +105,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("warm-up generate: %w", err)
 		}
 	}
+	// The warm-up is not part of the measured run: its requests fall outside
+	// the timed window and would inflate requests/s and the tail.
+	l.latencies, l.errors = nil, nil
 
 	ctx, cancel := context.WithTimeout(ctx, *duration)
 	defer cancel()

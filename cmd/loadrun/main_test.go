@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"regexp"
+	"strconv"
 	"testing"
 )
 
@@ -14,11 +15,20 @@ func TestRunInProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	total := 0
 	for _, ep := range []string{"generate", "get"} {
 		// endpoint, requests > 0, errors 0
-		if !regexp.MustCompile(`(?m)^\s*` + ep + `\s+[1-9][0-9]*\s+0\s+[0-9.]+\s+\S+\s+\S+`).MatchString(out.String()) {
+		m := regexp.MustCompile(`(?m)^\s*` + ep + `\s+([1-9][0-9]*)\s+0\s+[0-9.]+\s+\S+\s+\S+`).FindStringSubmatch(out.String())
+		if m == nil {
 			t.Errorf("no clean %s row in:\n%s", ep, out.String())
+			continue
 		}
+		n, _ := strconv.Atoi(m[1])
+		total += n
+	}
+	// Exactly the requests of the timed run: the warm-up is not counted.
+	if total != 40 {
+		t.Errorf("%d requests reported, want 40:\n%s", total, out.String())
 	}
 }
 

@@ -21,6 +21,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -101,7 +102,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	defer ln.Close()
 	base := "http://" + ln.Addr().String()
 	fmt.Fprintf(stdout, "policyd listening on %s (store %s)\n", base, *spec)
-	if err := seed(ctx, st, hasher, base, *spec, stdout); err != nil {
+	// The policyctl command line the restart hint prints: the same store
+	// and pepper, or the keys it mints would never authenticate here.
+	ctl := "go run ./cmd/policyctl --store " + *spec
+	if *pepperFile != "" {
+		ctl += " --pepper-file " + *pepperFile
+	} else if *pepperSecret != "" {
+		ctl += " --pepper-secret " + *pepperSecret
+	}
+	if err := seed(ctx, st, hasher, base, *spec, ctl, stdout); err != nil {
 		return err
 	}
 
@@ -112,6 +121,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		WriteTimeout:      60 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(logHandler, slog.LevelWarn),
+		// net/http would answer "OPTIONS *" itself (200, no X-Request-Id,
+		// no log line); the API answers it like any unknown route.
+		DisableGeneralOptionsHandler: true,
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -134,15 +146,22 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 }
 
 // seed creates the demo Agency account on an empty store and prints its key
-// and a curl command; on a store with accounts it says how to mint a key.
-func seed(ctx context.Context, st store.Store, h *auth.Hasher, base, spec string, stdout io.Writer) error {
+// and a curl command; on a store with accounts it prints the policyctl
+// command lines (ctl) that mint a key.
+func seed(ctx context.Context, st store.Store, h *auth.Hasher, base, spec, ctl string, stdout io.Writer) error {
 	has, err := st.HasAccounts(ctx)
 	if err != nil {
 		return fmt.Errorf("check for accounts: %w", err)
 	}
 	if has {
-		fmt.Fprintf(stdout, "The store has accounts. Mint an API key with:\n"+
-			"  go run ./cmd/policyctl --store %s key create --account ACCOUNT_ID\n", spec)
+		fmt.Fprintf(stdout, "The store has accounts.")
+		if strings.HasPrefix(spec, "bolt:") {
+			// policyctl cannot open the file while this process holds its lock.
+			fmt.Fprintf(stdout, " Stop policyd first (it locks the store file), then")
+		}
+		fmt.Fprintf(stdout, " mint an API key for an account, or create a new Agency account, with:\n"+
+			"  %s key create --account ACCOUNT_ID\n"+
+			"  %s account create --email you@example.com --plan agency\n", ctl, ctl)
 		return nil
 	}
 	now := time.Now().UTC()

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -26,14 +27,15 @@ type instance struct {
 
 // start runs policyd and reads its start-up output until a line matching
 // until; reading the pipe blocks, so there is no sleeping or polling.
-func start(t *testing.T, spec string, until *regexp.Regexp) *instance {
+func start(t *testing.T, spec string, until *regexp.Regexp, extra ...string) *instance {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
 	inst := &instance{stderr: &testenv.Buffer{}}
 	done := make(chan error, 1)
 	go func() {
-		err := run(ctx, []string{"--addr", "127.0.0.1:0", "--store", spec}, func(string) string { return "" }, pw, inst.stderr)
+		args := append([]string{"--addr", "127.0.0.1:0", "--store", spec}, extra...)
+		err := run(ctx, args, func(string) string { return "" }, pw, inst.stderr)
 		pw.CloseWithError(io.EOF)
 		done <- err
 	}()
@@ -123,10 +125,60 @@ func TestRunFirstStartAndRestart(t *testing.T) {
 	if !strings.Contains(out, "key create --account") {
 		t.Errorf("restart does not say how to mint a key:\n%s", out)
 	}
+	// policyctl cannot open a bolt file policyd holds, so the hint must say
+	// to stop policyd first.
+	if !strings.Contains(out, "Stop policyd first") {
+		t.Errorf("restart hint does not say to stop policyd before running policyctl:\n%s", out)
+	}
 	if got := profileAccount(t, second.base, key); got != acct {
 		t.Errorf("account after restart = %s, want %s", got, acct)
 	}
 	if err := second.stop(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestRestartHintKeepsPepper: the policyctl commands printed on restart use
+// the pepper policyd was given, or the keys they mint would never work.
+func TestRestartHintKeepsPepper(t *testing.T) {
+	dir := t.TempDir()
+	spec := "bolt:" + filepath.Join(dir, "policygen.db")
+	pepper := filepath.Join(dir, "elsewhere", "pepper")
+	first := start(t, spec, regexp.MustCompile(`^curl `), "--pepper-file", pepper)
+	if err := first.stop(); err != nil {
+		t.Fatal(err)
+	}
+	second := start(t, spec, regexp.MustCompile(`policyctl`), "--pepper-file", pepper)
+	want := "go run ./cmd/policyctl --store " + spec + " --pepper-file " + pepper + " key create --account"
+	if out := strings.Join(second.lines, "\n"); !strings.Contains(out, want) {
+		t.Errorf("restart hint does not name the pepper file; want %q in\n%s", want, out)
+	}
+	if err := second.stop(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestOptionsStar: "OPTIONS *" gets the API's problem+json and a request
+// id like every other request, not net/http's own empty 200.
+func TestOptionsStar(t *testing.T) {
+	inst := start(t, "bolt:"+filepath.Join(t.TempDir(), "policygen.db"), regexp.MustCompile(`^curl `))
+	conn, err := net.Dial("tcp", strings.TrimPrefix(inst.base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := io.WriteString(conn, "OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 404 || resp.Header.Get("Content-Type") != "application/problem+json" || resp.Header.Get("X-Request-Id") == "" {
+		t.Errorf("OPTIONS *: %d %v", resp.StatusCode, resp.Header)
+	}
+	if err := inst.stop(); err != nil {
 		t.Fatal(err)
 	}
 }

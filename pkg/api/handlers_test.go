@@ -226,7 +226,8 @@ func TestGenerateBodyLimits(t *testing.T) {
 		wantProblem(t, rec, 413, "request_too_large")
 	})
 
-	for _, ct := range []string{"", "text/plain", "application/x-www-form-urlencoded", "application/json-patch+json", "application/jsonx", "garbage;;"} {
+	for _, ct := range []string{"", "text/plain", "application/x-www-form-urlencoded", "application/json-patch+json", "application/jsonx", "garbage;;",
+		"application/json; charset=iso-8859-1", "application/json; charset=utf-16"} {
 		t.Run("content type "+ct, func(t *testing.T) {
 			rec := e.do(request{method: "POST", path: "/v1/policies/generate", key: key, body: validBody,
 				header: http.Header{"Content-Type": {ct}}})
@@ -298,6 +299,20 @@ func TestUnauthenticated(t *testing.T) {
 				if ch := rec.Header().Get("WWW-Authenticate"); !strings.HasPrefix(ch, "Bearer ") {
 					t.Errorf("WWW-Authenticate = %q", ch)
 				}
+			})
+		}
+	}
+	// Several Authorization headers: none wins, not even a valid key (API
+	// Gateway joins them into one value, which is no key).
+	for _, hdrs := range [][]string{
+		{"Bearer " + key, "Bearer not-a-key"},
+		{"Bearer not-a-key", "Bearer " + key},
+		{"Bearer " + key, "Bearer " + key},
+	} {
+		for _, r := range routeRequests("", pid) {
+			t.Run(fmt.Sprintf("%d headers %s %s", len(hdrs), r.method, r.path), func(t *testing.T) {
+				r.header = http.Header{"Authorization": hdrs}
+				wantProblem(t, e.do(r), 401, "invalid_api_key")
 			})
 		}
 	}
@@ -448,6 +463,14 @@ func TestListBadParameters(t *testing.T) {
 		{"cursor=" + ids.New("plc_"), "invalid_cursor", []string{"cursor"}},
 		{"cursor=" + base64.URLEncoding.EncodeToString([]byte(ids.New("plc_")+"x")), "invalid_cursor", []string{"cursor"}},
 		{"limit=0&cursor=zzz", "invalid_query", []string{"cursor", "limit"}},
+		// Pairs url.Values would silently drop, serving the default page.
+		{"limit=%ZZ", "invalid_limit", []string{"limit"}},
+		{"limit=5;cursor=x", "invalid_limit", []string{"limit"}},
+		{"cursor=%ZZ", "invalid_cursor", []string{"cursor"}},
+		// Repeated: which one was meant is unknown.
+		{"limit=1&limit=500", "invalid_limit", []string{"limit"}},
+		{"limit=5&l%69mit=5", "invalid_limit", []string{"limit"}},
+		{"cursor=" + enc(ids.New("plc_")) + "&cursor=" + enc(ids.New("plc_")), "invalid_cursor", []string{"cursor"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.query, func(t *testing.T) {
@@ -460,6 +483,22 @@ func TestListBadParameters(t *testing.T) {
 	// A well-formed cursor for an id that does not exist is just a position.
 	if rec := e.get("/v1/policies?cursor="+enc(ids.New("plc_")), key); rec.Code != 200 {
 		t.Errorf("unknown but valid cursor: %d %s", rec.Code, rec.Body)
+	}
+	// Escaped values are decoded; other parameters are ignored, even
+	// undecodable ones.
+	acct, key2 := e.account(account.Agency)
+	for range 3 {
+		e.seed(acct)
+	}
+	for _, q := range []string{"l%69mit=%32", "limit=2&x=%ZZ", "limit=2&a;b=c"} {
+		var l listBody
+		rec := e.get("/v1/policies?"+q, key2)
+		if rec.Code != 200 {
+			t.Fatalf("%s: %d %s", q, rec.Code, rec.Body)
+		}
+		if decode(t, rec, &l); len(l.Data) != 2 {
+			t.Errorf("%s: %d items, want 2", q, len(l.Data))
+		}
 	}
 }
 

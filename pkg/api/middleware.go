@@ -172,7 +172,10 @@ func (s *server) routeHandler(rt route) http.Handler {
 	return s.handle(func(w http.ResponseWriter, r *http.Request) error {
 		ri := info(r.Context())
 		ri.route = rt.Path
-		p, err := s.auth.Authenticate(r.Context(), r.Header.Get("Authorization"))
+		// Several Authorization headers are joined as API Gateway joins
+		// them, so they fail here as they do behind it, rather than the
+		// first one winning.
+		p, err := s.auth.Authenticate(r.Context(), strings.Join(r.Header.Values("Authorization"), ","))
 		if err != nil {
 			if errs.Is(err, errs.Unauthenticated) {
 				w.Header().Set("WWW-Authenticate", auth.Challenge(err))
@@ -184,10 +187,14 @@ func (s *server) routeHandler(rt route) http.Handler {
 			return err
 		}
 		if rt.jsonBody {
-			mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
-			if err != nil || mt != "application/json" {
+			mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+			// JSON is UTF-8 (RFC 8259 §8.1); a body declared in another
+			// charset would be misread, its non-ASCII text silently
+			// replaced, so it is refused rather than guessed at.
+			cs, hasCharset := params["charset"]
+			if err != nil || mt != "application/json" || hasCharset && !strings.EqualFold(cs, "utf-8") {
 				return errs.E(errs.UnsupportedMedia, "unsupported_media_type",
-					"the request body must be JSON, sent with Content-Type: application/json")
+					"the request body must be UTF-8 JSON, sent with Content-Type: application/json")
 			}
 			if r.ContentLength > MaxBodyBytes {
 				return errTooLarge

@@ -4,7 +4,9 @@ import (
 	"encoding/base64"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/policygen/policygen/pkg/compliance"
@@ -152,23 +154,29 @@ func (s *server) handleGenerate(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *server) handleList(w http.ResponseWriter, r *http.Request) error {
-	q := r.URL.Query()
+	lp, cp := listParams(r.URL.RawQuery)
 	var bad errs.Fields
 	limit := DefaultListLimit
-	if q.Has("limit") {
-		n, err := strconv.Atoi(q.Get("limit"))
-		if err != nil || n < 1 || n > MaxListLimit {
+	if lp.set {
+		n, err := strconv.Atoi(lp.value)
+		switch {
+		case lp.repeated:
+			bad.Add("limit", "must be given once")
+		case lp.malformed || err != nil || n < 1 || n > MaxListLimit:
 			bad.Add("limit", "must be an integer from 1 to "+strconv.Itoa(MaxListLimit))
-		} else {
+		default:
 			limit = n
 		}
 	}
 	var after string
-	if q.Has("cursor") {
-		id, ok := decodeCursor(q.Get("cursor"))
-		if !ok {
+	if cp.set {
+		id, ok := decodeCursor(cp.value)
+		switch {
+		case cp.repeated:
+			bad.Add("cursor", "must be given once")
+		case cp.malformed || !ok:
 			bad.Add("cursor", "must be the nextCursor value of a previous page")
-		} else {
+		default:
 			after = id
 		}
 	}
@@ -196,6 +204,40 @@ func (s *server) handleList(w http.ResponseWriter, r *http.Request) error {
 	}
 	writeJSON(w, http.StatusOK, "application/json", out)
 	return nil
+}
+
+// queryParam is one parameter of the list query as sent.
+type queryParam struct {
+	value     string
+	set       bool
+	repeated  bool // given more than once: which one was meant is unknown
+	malformed bool // its value could not be decoded
+}
+
+// listParams reads limit and cursor from the raw query. It does not use
+// url.Values: that silently drops a pair it cannot decode (limit=%ZZ, or
+// limit=5;cursor=x), so a bad limit would serve the default page instead of
+// a 400. Other parameters are ignored, decodable or not.
+func listParams(rawQuery string) (limit, cursor queryParam) {
+	for rawQuery != "" {
+		var pair string
+		pair, rawQuery, _ = strings.Cut(rawQuery, "&")
+		k, v, _ := strings.Cut(pair, "=")
+		var p *queryParam
+		switch name, _ := url.QueryUnescape(k); name {
+		case "limit":
+			p = &limit
+		case "cursor":
+			p = &cursor
+		default:
+			continue
+		}
+		val, err := url.QueryUnescape(v)
+		p.repeated = p.repeated || p.set
+		p.malformed = p.malformed || err != nil || strings.Contains(v, ";")
+		p.set, p.value = true, val
+	}
+	return limit, cursor
 }
 
 // A cursor is the id of the last policy of the previous page, base64url

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/mail"
 	"net/url"
 	"slices"
@@ -63,21 +64,20 @@ var Formats = []string{"markdown", "html", "text"}
 // errs.Unprocessable (422, code validation_failed) with one FieldError per
 // offending field.
 func ParseRequest(body []byte) (Request, error) {
-	var raw map[string]json.RawMessage
-	dec := json.NewDecoder(bytes.NewReader(body))
-	if err := dec.Decode(&raw); err != nil || raw == nil {
-		return Request{}, errs.E(errs.Invalid, "invalid_json", "request body must be a JSON object")
-	}
-	if dec.More() {
-		return Request{}, errs.E(errs.Invalid, "invalid_json", "request body must hold exactly one JSON object")
+	raw, dups, err := decodeObject(body)
+	if err != nil {
+		return Request{}, err
 	}
 	var (
-		req  Request
-		bad  errs.Fields
-		seen = map[string]bool{}
+		req Request
+		bad errs.Fields
 	)
+	for _, name := range dups {
+		// Two parsers could read a repeated member differently (first or
+		// last wins), so the request is ambiguous: say so.
+		bad.Add(name, "appears more than once")
+	}
 	for name := range raw {
-		seen[name] = true
 		if !slices.Contains(fieldNames, name) {
 			bad.Add(name, "unknown field")
 		}
@@ -98,9 +98,6 @@ func ParseRequest(body []byte) (Request, error) {
 		}
 		s = strings.TrimSpace(s)
 		switch {
-		case !utf8.ValidString(s):
-			bad.Add(name, "must be valid UTF-8")
-			return "", false
 		case s == "" && required:
 			bad.Add(name, "must not be empty")
 			return "", false
@@ -182,6 +179,45 @@ func ParseRequest(body []byte) (Request, error) {
 		return Request{}, err
 	}
 	return req, nil
+}
+
+// decodeObject reads body as exactly one JSON object and returns its
+// members undecoded, plus the names of members that appear more than once.
+// Invalid UTF-8, anything but an object, or anything after it is invalid_json.
+func decodeObject(body []byte) (map[string]json.RawMessage, []string, error) {
+	notObject := errs.E(errs.Invalid, "invalid_json", "request body must be one JSON object")
+	if !utf8.Valid(body) {
+		// encoding/json would silently turn invalid bytes into U+FFFD.
+		return nil, nil, errs.E(errs.Invalid, "invalid_json", "request body must be UTF-8 encoded JSON")
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, nil, notObject
+	}
+	raw := map[string]json.RawMessage{}
+	var dups []string
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, nil, notObject
+		}
+		name, _ := tok.(string) // object keys are always strings
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, nil, notObject
+		}
+		if _, ok := raw[name]; ok && !slices.Contains(dups, name) {
+			dups = append(dups, name)
+		}
+		raw[name] = v
+	}
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('}') {
+		return nil, nil, notObject
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, nil, errs.E(errs.Invalid, "invalid_json", "request body must hold exactly one JSON object and nothing after it")
+	}
+	return raw, dups, nil
 }
 
 var fieldNames = []string{

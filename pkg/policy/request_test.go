@@ -169,12 +169,32 @@ func TestParseRequestInvalid(t *testing.T) {
 }
 
 func TestParseRequestBadJSON(t *testing.T) {
-	for _, in := range []string{``, `nope`, `[]`, `null`, `"x"`, `{"type":"privacy"} {}`, `{"type":`} {
+	for _, in := range []string{``, `nope`, `[]`, `null`, `"x"`, `{"type":"privacy"} {}`, `{"type":`,
+		`{}}`, `{}]`, `{} x`, `{"a":1,}`, "{\"businessName\":\"\xff\xfe\"}"} {
 		_, err := ParseRequest([]byte(in))
 		e := errs.As(err)
 		if e == nil || e.Kind != errs.Invalid || e.Code != "invalid_json" {
 			t.Errorf("ParseRequest(%q) = %v, want 400 invalid_json", in, err)
 		}
+	}
+}
+
+// A repeated member is ambiguous (parsers disagree on which one wins), so it
+// is a field error rather than silently taking the last value.
+func TestParseRequestDuplicateMembers(t *testing.T) {
+	_, err := ParseRequest([]byte(`{"type":"x","type":"privacy","businessName":"A","businessName":"A"}`))
+	e := errs.As(err)
+	if e == nil || e.Code != "validation_failed" {
+		t.Fatalf("err = %v, want validation_failed", err)
+	}
+	dup := map[string]bool{}
+	for _, f := range e.Fields {
+		if f.Message == "appears more than once" {
+			dup[f.Field] = true
+		}
+	}
+	if !dup["type"] || !dup["businessName"] || len(dup) != 2 {
+		t.Errorf("duplicate fields reported = %v, want type and businessName", dup)
 	}
 }
 
