@@ -4,7 +4,12 @@
 
 SHELL := /bin/bash
 GO ?= go
-GOARCH ?= arm64
+# The functions' architecture (template.yaml: arm64). Set on the command
+# line only (make build-X GOARCH=amd64): a GOARCH exported in the shell must
+# not change what `sam build` builds. Not exported either: LAMBDA_BUILD
+# passes it to go build itself, and go test/run must build for this machine.
+GOARCH = arm64
+unexport GOARCH
 ARTIFACTS_DIR ?= .build/$(GOARCH)
 ADDR ?= 127.0.0.1:8080
 DATA_DIR ?= .data

@@ -91,8 +91,9 @@ func runMake(t testing.TB, logicalID, goarch string) buildResult {
 	}
 	cmd := exec.Command("make", args...)
 	cmd.Dir = root
-	// GOARCH/GOOS from the caller's environment would override the
-	// Makefile's default (GOARCH ?= arm64); the default is what is tested.
+	// The caller's GOARCH/GOOS are dropped so that only the command line
+	// chooses (TestMakeBuildIgnoresGOARCHFromEnvironment checks the
+	// Makefile's side of that).
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "GOARCH=") && !strings.HasPrefix(kv, "GOOS=") && !strings.HasPrefix(kv, "ARTIFACTS_DIR=") {
 			cmd.Env = append(cmd.Env, kv)
@@ -153,5 +154,52 @@ func TestMakeBuildDefaultsToArm64(t *testing.T) {
 		t.Run(id, func(t *testing.T) {
 			checkBootstrap(t, makeBuild(t, id, ""), elf.EM_AARCH64)
 		})
+	}
+}
+
+// TestMakeBuildIgnoresGOARCHFromEnvironment: a GOARCH exported in the shell
+// (say, to cross-compile something else) must not change what `sam build`
+// builds, since template.yaml says arm64; only the make command line does.
+func TestMakeBuildIgnoresGOARCHFromEnvironment(t *testing.T) {
+	root := repoRoot(t)
+	artifacts := t.TempDir()
+	cmd := exec.Command("make", "--no-print-directory", "--makefile", filepath.Join(root, "Makefile"), "build-FallbackFunction")
+	cmd.Dir = root
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "GOARCH=") && !strings.HasPrefix(kv, "ARTIFACTS_DIR=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, "ARTIFACTS_DIR="+artifacts, "GOARCH=amd64")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("make build-FallbackFunction: %v\n%s", err, out)
+	}
+	checkBootstrap(t, filepath.Join(artifacts, "bootstrap"), elf.EM_AARCH64)
+}
+
+// TestMakeRecipesSeeNoGOARCH: the Makefile's GOARCH (arm64) is for the
+// Lambda builds only. Were it exported, a shell that sets GOARCH would make
+// `make test`/`run`/`bench` build arm64 test binaries on an x86-64 machine.
+func TestMakeRecipesSeeNoGOARCH(t *testing.T) {
+	root := repoRoot(t)
+	for _, env := range []string{"", "GOARCH=amd64", "GOARCH=arm64"} {
+		cmd := exec.Command("make", "--no-print-directory", "-s", "--makefile", filepath.Join(root, "Makefile"),
+			"--eval", "print-goarch: ; @echo \"GOARCH=[$$GOARCH]\"", "print-goarch")
+		cmd.Dir = root
+		for _, kv := range os.Environ() {
+			if !strings.HasPrefix(kv, "GOARCH=") {
+				cmd.Env = append(cmd.Env, kv)
+			}
+		}
+		if env != "" {
+			cmd.Env = append(cmd.Env, env)
+		}
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("make print-goarch (%s): %v\n%s", env, err, out)
+		}
+		if got := strings.TrimSpace(string(out)); got != "GOARCH=[]" {
+			t.Errorf("with %q in the environment, a recipe sees %s, want no GOARCH", env, got)
+		}
 	}
 }

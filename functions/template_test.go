@@ -15,6 +15,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/policygen/policygen/pkg/api"
+	"github.com/policygen/policygen/pkg/lambdaenv"
 )
 
 // repoRoot is the module root: tests run in functions/.
@@ -525,5 +526,43 @@ func TestSamconfigEnvironments(t *testing.T) {
 				t.Errorf("DeletionProtection = %q, want %s", overrides["DeletionProtection"], want)
 			}
 		})
+	}
+}
+
+// TestKeyCacheTTLParameterFitsFunctions: every KeyCacheTTL the template's
+// AllowedPattern lets through must be accepted by the functions' own
+// configuration check, or a deploy succeeds and every cold start fails.
+func TestKeyCacheTTLParameterFitsFunctions(t *testing.T) {
+	param := get(loadTemplate(t).root, "Parameters", "KeyCacheTTL")
+	pattern, err := regexp.Compile(scalar(param, "AllowedPattern"))
+	if err != nil {
+		t.Fatalf("KeyCacheTTL AllowedPattern: %v", err)
+	}
+	candidates := []string{scalar(param, "Default"), "0s", "0ms", "0m", "1ms", "999ms", "30s", "59s", "90s",
+		"599s", "600s", "601s", "1000s", "9m", "10m", "11m", "15m", "99m", "600000ms", "600001ms", "999999ms",
+		"1h", "30", "-1s", "1.5s", "30S", " 30s"}
+	for _, env := range []string{"dev", "staging", "prod"} {
+		for _, kv := range strings.Fields(samconfig(t)[env+".deploy.parameters"]["parameter_overrides"]) {
+			if v, ok := strings.CutPrefix(kv, "KeyCacheTTL="); ok {
+				candidates = append(candidates, v)
+				if !pattern.MatchString(v) {
+					t.Errorf("samconfig %s: KeyCacheTTL=%s is refused by the template's AllowedPattern", env, v)
+				}
+			}
+		}
+	}
+	for _, v := range candidates {
+		if !pattern.MatchString(v) {
+			continue
+		}
+		getenv := func(k string) string {
+			return map[string]string{"TABLE_NAME": "t", "PEPPER_SECRET_ID": "s", "KEY_CACHE_TTL": v}[k]
+		}
+		if _, err := lambdaenv.Load(getenv); err != nil {
+			t.Errorf("KeyCacheTTL=%q passes the AllowedPattern but a function refuses it: %v", v, err)
+		}
+	}
+	if !pattern.MatchString(scalar(param, "Default")) {
+		t.Errorf("the default %q does not match the AllowedPattern", scalar(param, "Default"))
 	}
 }

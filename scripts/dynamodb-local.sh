@@ -40,9 +40,16 @@ install() {
 		return 0
 	fi
 	command -v npm >/dev/null || apt_install npm
-	local tmp
+	fetch
+}
+
+# fetch runs in a subshell, so its EXIT trap removes the download however it
+# ends. (A RETURN trap set in a function stays set and fires again when the
+# caller returns, after $tmp has gone out of scope: `start` on a clean
+# machine died on "tmp: unbound variable".)
+fetch() (
 	tmp="$(mktemp -d)"
-	trap 'rm -rf "$tmp"' RETURN
+	trap 'rm -rf "$tmp"' EXIT
 	echo "dynamodb-local: fetching amplify-dynamodb-simulator@$VERSION" >&2
 	(cd "$tmp" && npm pack --silent "amplify-dynamodb-simulator@$VERSION" >/dev/null)
 	tar -xzf "$tmp"/amplify-dynamodb-simulator-*.tgz -C "$tmp"
@@ -58,7 +65,7 @@ install() {
 	rm -rf "$DIR"
 	mv "$DIR.partial" "$DIR"
 	echo "dynamodb-local: installed in $DIR" >&2
-}
+)
 
 start() {
 	install
@@ -67,9 +74,15 @@ start() {
 		echo "dynamodb-local: already running (pid $(cat "$PIDFILE"))" >&2
 		return 0
 	fi
+	# Something else on the port would answer the readiness check below while
+	# our Java fails to bind: refuse instead of reporting a false start.
+	if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
+		echo "dynamodb-local: port $PORT is already in use; set DYNAMODB_LOCAL_PORT" >&2
+		exit 1
+	fi
 	# exec, so the recorded pid is Java's own and `stop` ends it.
 	(cd "$DIR" && exec nohup java -Djava.library.path=DynamoDBLocal_lib -jar DynamoDBLocal.jar \
-		-inMemory -sharedDb -port "$PORT" >"$DIR/dynamodb-local.log" 2>&1) &
+		-inMemory -sharedDb -disableTelemetry -port "$PORT" >"$DIR/dynamodb-local.log" 2>&1) &
 	echo $! >"$PIDFILE"
 	for _ in $(seq 1 300); do
 		if ! kill -0 "$(cat "$PIDFILE")" 2>/dev/null; then

@@ -810,6 +810,27 @@ func TestAccessLog(t *testing.T) {
 	}
 }
 
+// A policy the store cannot hold whole is the client's 422, not a 500, and
+// nothing is counted.
+func TestGeneratePolicyTooLarge(t *testing.T) {
+	base := newEnv(t)
+	e := newEnvStore(t, tooLargeStore{base.store})
+	_, key := e.account(account.Agency)
+	rec := e.generate(key, validBody)
+	wantProblem(t, rec, http.StatusUnprocessableEntity, "policy_too_large")
+	var prof struct{ Usage struct{ Generations int } }
+	decode(t, e.get("/v1/auth/profile", key), &prof)
+	if prof.Usage.Generations != 0 {
+		t.Errorf("generations = %d, want 0", prof.Usage.Generations)
+	}
+}
+
+// tooLargeStore refuses every policy as the real stores refuse one over
+// store.MaxStoredContent (which today's field limits cannot reach).
+type tooLargeStore struct{ store.Store }
+
+func (tooLargeStore) CreatePolicy(context.Context, store.Policy) error { return store.ErrTooLarge }
+
 // faultyStore fails or panics on ListPolicies, to exercise the 500 paths.
 type faultyStore struct {
 	store.Store

@@ -2,6 +2,7 @@ package api
 
 import (
 	"encoding/base64"
+	"errors"
 	"io"
 	"net/http"
 	"net/url"
@@ -146,6 +147,11 @@ func (s *server) handleGenerate(w http.ResponseWriter, r *http.Request) error {
 		Content: res.Content,
 	}
 	if err := s.store.CreatePolicy(r.Context(), pol); err != nil {
+		if errors.Is(err, store.ErrTooLarge) {
+			// The request was small; what it asks for is too big to keep.
+			return errs.E(errs.Unprocessable, "policy_too_large",
+				"the generated policy is larger than a policy can be stored (%d KiB compressed)", store.MaxStoredContent>>10)
+		}
 		return internal(err, "create policy")
 	}
 	w.Header().Set("Location", "/v1/policies/"+pol.ID)

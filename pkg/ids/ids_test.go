@@ -3,6 +3,7 @@ package ids
 import (
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -134,5 +135,34 @@ func TestValid(t *testing.T) {
 func BenchmarkNew(b *testing.B) {
 	for b.Loop() {
 		New(Policy)
+	}
+}
+
+// TestNewConcurrent: ids made at once from many goroutines (one Lambda
+// environment serves one request at a time, but policyd serves many) are all
+// distinct, and each goroutine's own ids still increase.
+func TestNewConcurrent(t *testing.T) {
+	const workers, each = 8, 2000
+	var wg sync.WaitGroup
+	out := make([][]string, workers)
+	for w := range workers {
+		wg.Go(func() {
+			for range each {
+				out[w] = append(out[w], New(Policy))
+			}
+		})
+	}
+	wg.Wait()
+	seen := make(map[string]bool, workers*each)
+	for w, ids := range out {
+		for i, id := range ids {
+			if seen[id] {
+				t.Fatalf("id %q made twice", id)
+			}
+			seen[id] = true
+			if i > 0 && id <= ids[i-1] {
+				t.Fatalf("worker %d: %q <= its previous id %q", w, id, ids[i-1])
+			}
+		}
 	}
 }

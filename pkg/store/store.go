@@ -65,6 +65,12 @@ type ListOptions struct {
 // MaxListLimit bounds one page.
 const MaxListLimit = 100
 
+// MaxStoredContent bounds a policy's content as stored, gzip-compressed, in
+// bytes: DynamoDB holds it in one item of at most 400 KB together with the
+// metadata. Every store enforces it, so a document the embedded store
+// accepts is one the DynamoDB store accepts too.
+const MaxStoredContent = 350 << 10
+
 // Store is the persistence contract. Errors are *errs.Error of kind NotFound
 // or Conflict where the contract says so; anything else is Internal.
 // Returned records are normalised: times in UTC, and a Summary's
@@ -94,7 +100,9 @@ type Store interface {
 	RevokeKey(ctx context.Context, id string, at time.Time) (account.Key, error)
 
 	// CreatePolicy stores a policy and counts it in its account's usage for
-	// the UTC month of CreatedAt, atomically. Conflict if the id exists.
+	// the UTC month of CreatedAt, atomically. Conflict if the id exists;
+	// ErrTooLarge (and nothing stored or counted) if the policy cannot be
+	// stored whole (see MaxStoredContent).
 	CreatePolicy(ctx context.Context, p Policy) error
 	// Policy returns one of the account's policies. NotFound if the account
 	// has no policy with this id (whether or not another account has).
@@ -121,4 +129,5 @@ var (
 	ErrKeyNotFound     = errs.E(errs.NotFound, "key_not_found", "API key not found")
 	ErrPolicyNotFound  = errs.E(errs.NotFound, "policy_not_found", "policy not found")
 	ErrExists          = errs.E(errs.Conflict, "already_exists", "an item with this id already exists")
+	ErrTooLarge        = errs.E(errs.TooLarge, "policy_too_large", "the policy is too large to store")
 )

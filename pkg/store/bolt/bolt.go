@@ -210,6 +210,9 @@ func (s *Store) CreatePolicy(ctx context.Context, p store.Policy) error {
 	if err != nil {
 		return fmt.Errorf("bolt store: %w", err)
 	}
+	if len(gz) > store.MaxStoredContent {
+		return store.ErrTooLarge // the DynamoDB store's limit, kept here too
+	}
 	return s.update(ctx, func(tx *bbolt.Tx) error {
 		policies, err := accountBucket(tx, bucketPolicies, p.AccountID, true)
 		if err != nil {

@@ -56,9 +56,10 @@ const (
 	UsageRetention = 400 * 24 * time.Hour
 )
 
-// maxContentBytes bounds a compressed policy so its item stays under
-// DynamoDB's 400 KB item limit with room for the metadata.
-const maxContentBytes = 350 << 10
+// maxItemBytes is DynamoDB's item size limit (400 KB, where 1 KB is 1024
+// bytes). A larger item is refused with a ValidationException; CreatePolicy
+// checks first, so the caller gets store.ErrTooLarge instead.
+const maxItemBytes = 400 << 10
 
 // Store is a store.Store on one DynamoDB table.
 type Store struct {
@@ -361,8 +362,8 @@ func (s *Store) CreatePolicy(ctx context.Context, p store.Policy) error {
 	if err != nil {
 		return s.internal("compress content", err)
 	}
-	if len(gz) > maxContentBytes {
-		return s.internal("store policy", fmt.Errorf("compressed content is %d bytes, over the %d limit", len(gz), maxContentBytes))
+	if len(gz) > store.MaxStoredContent {
+		return store.ErrTooLarge
 	}
 	pk := accountPK(p.AccountID)
 	meta, err := marshal(policyItem{PK: pk, SK: policySK(p.ID), Summary: p.Summary})
@@ -372,6 +373,10 @@ func (s *Store) CreatePolicy(ctx context.Context, p store.Policy) error {
 	body, err := marshal(contentItem{PK: pk, SK: contentSK(p.ID), Summary: p.Summary, Content: gz})
 	if err != nil {
 		return s.internal("encode policy", err)
+	}
+	// The content item holds everything the metadata item does, and more.
+	if itemSize(body) > maxItemBytes {
+		return store.ErrTooLarge
 	}
 	notExists := aws.String("attribute_not_exists(pk)")
 	reasons, err := s.transact(ctx, "create policy", []types.TransactWriteItem{
@@ -563,6 +568,54 @@ func (s *Store) internal(op string, err error) error {
 		return err
 	}
 	return fmt.Errorf("dynamo store %s: %s: %w", s.table, op, err)
+}
+
+// itemSize is the size DynamoDB counts against maxItemBytes: attribute
+// names plus values, by the rules of "DynamoDB item sizes and formats"
+// (docs/STORAGE.md). Numbers are over-estimated, never under.
+func itemSize(item map[string]types.AttributeValue) int {
+	n := 0
+	for name, v := range item {
+		n += len(name) + valueSize(v)
+	}
+	return n
+}
+
+func valueSize(v types.AttributeValue) int {
+	n := 0
+	switch v := v.(type) {
+	case *types.AttributeValueMemberS:
+		n = len(v.Value)
+	case *types.AttributeValueMemberN:
+		n = len(v.Value)/2 + 2 // one byte per two digits, plus one
+	case *types.AttributeValueMemberB:
+		n = len(v.Value)
+	case *types.AttributeValueMemberBOOL, *types.AttributeValueMemberNULL:
+		n = 1
+	case *types.AttributeValueMemberSS:
+		for _, e := range v.Value {
+			n += len(e)
+		}
+	case *types.AttributeValueMemberNS:
+		for _, e := range v.Value {
+			n += len(e)/2 + 2
+		}
+	case *types.AttributeValueMemberBS:
+		for _, e := range v.Value {
+			n += len(e)
+		}
+	case *types.AttributeValueMemberL:
+		n = 3 // list overhead, plus one byte per element
+		for _, e := range v.Value {
+			n += 1 + valueSize(e)
+		}
+	case *types.AttributeValueMemberM:
+		n = 3
+		for k, e := range v.Value {
+			n += 1 + len(k) + valueSize(e)
+		}
+	}
+	return n
 }
 
 func number(n int64) types.AttributeValue {

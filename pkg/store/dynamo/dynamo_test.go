@@ -1,7 +1,9 @@
 package dynamo_test
 
 import (
+	"math/rand/v2"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -10,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/policygen/policygen/pkg/account"
+	"github.com/policygen/policygen/pkg/errs"
 	"github.com/policygen/policygen/pkg/ids"
 	"github.com/policygen/policygen/pkg/store"
 	"github.com/policygen/policygen/pkg/store/dynamo"
@@ -190,3 +193,41 @@ func openBench(b *testing.B) store.Store {
 func BenchmarkCreatePolicy(b *testing.B) { storetest.BenchmarkCreatePolicy(b, openBench) }
 func BenchmarkListPolicies(b *testing.B) { storetest.BenchmarkListPolicies(b, openBench) }
 func BenchmarkGetPolicy(b *testing.B)    { storetest.BenchmarkGetPolicy(b, openBench) }
+
+// TestOversizedItemIsTooLarge: content within store.MaxStoredContent whose
+// item, with the metadata, would pass DynamoDB's 400 KB limit is refused
+// cleanly before the write, with nothing stored or counted.
+func TestOversizedItemIsTooLarge(t *testing.T) {
+	client, table := dynamotest.Table(t)
+	st := dynamo.New(client, table)
+	ctx := t.Context()
+	now := time.Now().UTC()
+	acct := ids.New(ids.Account)
+	r := rand.New(rand.NewPCG(7, 8))
+	gzipResistant := make([]byte, store.MaxStoredContent-8<<10)
+	for i := range gzipResistant {
+		gzipResistant[i] = byte(r.Uint32())
+	}
+	p := store.Policy{
+		Summary: store.Summary{
+			ID: ids.NewAt(ids.Policy, now), AccountID: acct, CreatedAt: now,
+			BusinessName: strings.Repeat("x", 64<<10),
+		},
+		Content: string(gzipResistant),
+	}
+	err := st.CreatePolicy(ctx, p)
+	if e := errs.As(err); e == nil || e.Code != store.ErrTooLarge.Code {
+		t.Fatalf("CreatePolicy(item over 400 KB) = %v, want %s", err, store.ErrTooLarge.Code)
+	}
+	if _, err := st.Policy(ctx, acct, p.ID); errs.KindOf(err) != errs.NotFound {
+		t.Errorf("Policy after a rejected create: %v, want not found", err)
+	}
+	if n, err := st.GenerationCount(ctx, acct, store.Month(now)); err != nil || n != 0 {
+		t.Errorf("GenerationCount after a rejected create = %d, %v; want 0", n, err)
+	}
+	// The same policy with ordinary metadata fits.
+	p.BusinessName = "Acme"
+	if err := st.CreatePolicy(ctx, p); err != nil {
+		t.Fatalf("CreatePolicy(item under 400 KB): %v", err)
+	}
+}

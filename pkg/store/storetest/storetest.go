@@ -376,6 +376,30 @@ var policyTests = []test{
 			}
 		}
 	}},
+	{"TooLargeIsRejected", func(t *testing.T, st store.Store) {
+		acct := ids.New(ids.Account)
+		// Random bytes barely compress, so these land just over and just
+		// under the limit as stored.
+		big := newPolicy(acct, base)
+		big.Content = randomText(store.MaxStoredContent + 16<<10)
+		err := st.CreatePolicy(ctx(t), big)
+		wantKind(t, "CreatePolicy(too large)", err, errs.TooLarge)
+		if e := errs.As(err); e == nil || e.Code != store.ErrTooLarge.Code {
+			t.Errorf("CreatePolicy(too large) = %v, want code %s", err, store.ErrTooLarge.Code)
+		}
+		_, err = st.Policy(ctx(t), acct, big.ID)
+		wantKind(t, "Policy after a rejected create", err, errs.NotFound)
+		if n := count(t, st, acct, store.Month(base)); n != 0 {
+			t.Errorf("GenerationCount after a rejected create = %d, want 0", n)
+		}
+		fits := newPolicy(acct, base)
+		fits.Content = randomText(store.MaxStoredContent - 16<<10)
+		mustCreatePolicy(t, st, fits)
+		got, err := st.Policy(ctx(t), acct, fits.ID)
+		if err != nil || got.Content != fits.Content {
+			t.Errorf("policy just under the limit: Policy = %d bytes, %v; want it whole", len(got.Content), err)
+		}
+	}},
 	{"FieldsRoundTrip", func(t *testing.T, st store.Store) {
 		tests := map[string]func(p *store.Policy){
 			"no services, no flags": func(p *store.Policy) {

@@ -166,8 +166,10 @@ func launch(java, dir string) error {
 	var output bytes.Buffer
 	// A test server lives seconds: the quick JIT tier and the serial GC
 	// halve the CPU it takes (start-up dominates), which matters on 2 cores.
+	// Telemetry is off: tests must not phone home (or wait on a network
+	// that CI may not have).
 	cmd := exec.Command(java, "-Xmx1g", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Djava.library.path=DynamoDBLocal_lib",
-		"-jar", "DynamoDBLocal.jar", "-inMemory", "-sharedDb", "-port", strconv.Itoa(port))
+		"-jar", "DynamoDBLocal.jar", "-inMemory", "-sharedDb", "-disableTelemetry", "-port", strconv.Itoa(port))
 	cmd.Dir = dir
 	cmd.Stdout = &output
 	cmd.Stderr = &output
