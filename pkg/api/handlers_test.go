@@ -32,9 +32,11 @@ func (e *env) seed(accountID string) string {
 	e.t.Helper()
 	p := store.Policy{
 		Summary: store.Summary{
-			ID: ids.New("plc_"), AccountID: accountID, Type: "privacy", BusinessName: "Seeded",
-			WebsiteURL: "https://seeded.example", BusinessType: "saas", Language: "en", Jurisdiction: "UK",
-			ThirdPartyServices: []string{}, EffectiveDate: "2026-03-14", Format: "markdown", RiskScore: 10, RiskLevel: "low",
+			ID: ids.New(ids.Policy), AccountID: accountID,
+			Request: policy.Request{Type: "privacy", BusinessName: "Seeded", WebsiteURL: "https://seeded.example",
+				BusinessType: "saas", Language: "en", Jurisdiction: "UK", ThirdPartyServices: []string{},
+				EffectiveDate: "2026-03-14", Format: "markdown"},
+			RiskScore: 10, RiskLevel: "low",
 			ComplianceFlags: []compliance.Flag{{Code: "c", Severity: compliance.SeverityInfo, Law: "UK GDPR",
 				Citation: "Art. 13", Message: "m", Fix: "f"}},
 			TemplateVersion: "test", CreatedAt: e.clock.Now().UTC().Truncate(time.Second),

@@ -17,28 +17,16 @@ import (
 	"github.com/policygen/policygen/pkg/store"
 )
 
-// policySummary is a policy as listed: everything but the content.
+// policySummary is a policy as listed: everything but the content. Its
+// request fields are the normalised request, as stored.
 type policySummary struct {
-	ID                 string            `json:"id"`
-	Type               string            `json:"type"`
-	BusinessName       string            `json:"businessName"`
-	WebsiteURL         string            `json:"websiteUrl"`
-	BusinessType       string            `json:"businessType"`
-	Language           string            `json:"language"`
-	Jurisdiction       string            `json:"jurisdiction"`
-	CollectsPayments   bool              `json:"collectsPayments"`
-	CollectsUserData   bool              `json:"collectsUserData"`
-	UsesAnalytics      bool              `json:"usesAnalytics"`
-	ThirdPartyServices []string          `json:"thirdPartyServices"`
-	ContactEmail       string            `json:"contactEmail,omitempty"`
-	PostalAddress      string            `json:"postalAddress,omitempty"`
-	EffectiveDate      string            `json:"effectiveDate"`
-	Format             string            `json:"format"`
-	RiskScore          int               `json:"riskScore"`
-	RiskLevel          string            `json:"riskLevel"`
-	ComplianceFlags    []compliance.Flag `json:"complianceFlags"`
-	TemplateVersion    string            `json:"templateVersion"`
-	CreatedAt          string            `json:"createdAt"`
+	ID string `json:"id"`
+	policy.Request
+	RiskScore       int               `json:"riskScore"`
+	RiskLevel       string            `json:"riskLevel"`
+	ComplianceFlags []compliance.Flag `json:"complianceFlags"`
+	TemplateVersion string            `json:"templateVersion"`
+	CreatedAt       string            `json:"createdAt"`
 }
 
 // policyObject is the full policy object.
@@ -55,26 +43,13 @@ type policyList struct {
 
 func summaryJSON(p store.Summary) policySummary {
 	s := policySummary{
-		ID:                 p.ID,
-		Type:               p.Type,
-		BusinessName:       p.BusinessName,
-		WebsiteURL:         p.WebsiteURL,
-		BusinessType:       p.BusinessType,
-		Language:           p.Language,
-		Jurisdiction:       p.Jurisdiction,
-		CollectsPayments:   p.CollectsPayments,
-		CollectsUserData:   p.CollectsUserData,
-		UsesAnalytics:      p.UsesAnalytics,
-		ThirdPartyServices: p.ThirdPartyServices,
-		ContactEmail:       p.ContactEmail,
-		PostalAddress:      p.PostalAddress,
-		EffectiveDate:      p.EffectiveDate,
-		Format:             p.Format,
-		RiskScore:          p.RiskScore,
-		RiskLevel:          p.RiskLevel,
-		ComplianceFlags:    p.ComplianceFlags,
-		TemplateVersion:    p.TemplateVersion,
-		CreatedAt:          timeJSON(p.CreatedAt),
+		ID:              p.ID,
+		Request:         p.Request,
+		RiskScore:       p.RiskScore,
+		RiskLevel:       p.RiskLevel,
+		ComplianceFlags: p.ComplianceFlags,
+		TemplateVersion: p.TemplateVersion,
+		CreatedAt:       timeJSON(p.CreatedAt),
 	}
 	// Arrays are always arrays in the API, never null.
 	if s.ThirdPartyServices == nil {
@@ -122,27 +97,14 @@ func (s *server) handleGenerate(w http.ResponseWriter, r *http.Request) error {
 	p := info(r.Context()).principal
 	pol := store.Policy{
 		Summary: store.Summary{
-			ID:                 ids.New(ids.Policy),
-			AccountID:          p.Account.ID,
-			Type:               res.Request.Type,
-			BusinessName:       res.Request.BusinessName,
-			WebsiteURL:         res.Request.WebsiteURL,
-			BusinessType:       res.Request.BusinessType,
-			Language:           res.Request.Language,
-			Jurisdiction:       res.Request.Jurisdiction,
-			CollectsPayments:   res.Request.CollectsPayments,
-			CollectsUserData:   res.Request.CollectsUserData,
-			UsesAnalytics:      res.Request.UsesAnalytics,
-			ThirdPartyServices: res.Request.ThirdPartyServices,
-			ContactEmail:       res.Request.ContactEmail,
-			PostalAddress:      res.Request.PostalAddress,
-			EffectiveDate:      res.Request.EffectiveDate,
-			Format:             res.Format,
-			RiskScore:          res.RiskScore,
-			RiskLevel:          res.RiskLevel,
-			ComplianceFlags:    res.Flags,
-			TemplateVersion:    res.TemplateVersion,
-			CreatedAt:          now,
+			ID:              ids.New(ids.Policy),
+			AccountID:       p.Account.ID,
+			Request:         res.Request,
+			RiskScore:       res.RiskScore,
+			RiskLevel:       res.RiskLevel,
+			ComplianceFlags: res.Flags,
+			TemplateVersion: res.TemplateVersion,
+			CreatedAt:       now,
 		},
 		Content: res.Content,
 	}

@@ -24,36 +24,23 @@ var templateDate = time.Date(2026, time.November, 22, 0, 0, 0, 0, time.UTC)
 
 // Result is a generated document with its score and findings.
 type Result struct {
+	// Request is the request as used, with every default filled in
+	// (EffectiveDate included): with TemplateVersion it reproduces Content.
 	Request         Request
 	Content         string
-	Format          string
 	RiskScore       int
 	RiskLevel       string
 	Flags           []compliance.Flag
 	TemplateVersion string
-	// EffectiveDate is the "Last updated" date written in the document.
-	EffectiveDate time.Time
 	// Evidence maps each applicable checklist requirement to the section
 	// of the document that satisfies it.
 	Evidence []Evidence
 }
 
-// Options tune a generation without changing what is disclosed.
-type Options struct {
-	// EffectiveDate is the "Last updated" date of the document (only the
-	// calendar date in UTC is used). Zero means the template version's date,
-	// so that Generate(req) alone is deterministic.
-	EffectiveDate time.Time
-}
-
 // Generate produces the document for req. The same req and template version
-// always give the same bytes.
+// always give the same bytes. An empty EffectiveDate means the template
+// version's date, so that a request alone is deterministic.
 func Generate(req Request) (Result, error) {
-	return GenerateWith(req, Options{})
-}
-
-// GenerateWith is Generate with options.
-func GenerateWith(req Request, opts Options) (Result, error) {
 	// A Request built in code rather than by ParseRequest may leave the
 	// optional fields empty; give them their documented defaults.
 	if req.Language == "" {
@@ -65,19 +52,13 @@ func GenerateWith(req Request, opts Options) (Result, error) {
 	if req.ThirdPartyServices == nil {
 		req.ThirdPartyServices = []string{}
 	}
-	if opts.EffectiveDate.IsZero() && req.EffectiveDate != "" {
-		d, err := ParseDate(req.EffectiveDate)
-		if err != nil {
-			return Result{}, errs.Wrap(err, errs.Internal, "internal", "internal error")
-		}
-		opts.EffectiveDate = d
+	if req.EffectiveDate == "" {
+		req.EffectiveDate = templateDate.Format(DateLayout)
 	}
-	doc, facts, applicable, date, err := Compose(req, opts)
+	doc, facts, applicable, err := Compose(req)
 	if err != nil {
 		return Result{}, err
 	}
-	// The result's request names the date used, so it reproduces the bytes.
-	req.EffectiveDate = date.Format(DateLayout)
 	content, err := Render(doc, req.Format, req.Language)
 	if err != nil {
 		return Result{}, errs.Wrap(err, errs.Internal, "internal", "internal error")
@@ -86,12 +67,10 @@ func GenerateWith(req Request, opts Options) (Result, error) {
 	return Result{
 		Request:         req,
 		Content:         content,
-		Format:          req.Format,
 		RiskScore:       a.Score,
 		RiskLevel:       a.Level,
 		Flags:           a.Flags,
 		TemplateVersion: TemplateVersion,
-		EffectiveDate:   date,
 		Evidence:        doc.Evidence,
 	}, nil
 }
@@ -99,9 +78,9 @@ func GenerateWith(req Request, opts Options) (Result, error) {
 // Compose runs the pipeline up to the document tree. A requirement that
 // applies but that no included clause satisfies is a *GapError: a bug in
 // the clause library, reported as an internal error.
-func Compose(req Request, opts Options) (*Document, *Facts, []compliance.Requirement, time.Time, error) {
-	fail := func(err error) (*Document, *Facts, []compliance.Requirement, time.Time, error) {
-		return nil, nil, nil, time.Time{}, errs.Wrap(err, errs.Internal, "internal", "internal error")
+func Compose(req Request) (*Document, *Facts, []compliance.Requirement, error) {
+	fail := func(err error) (*Document, *Facts, []compliance.Requirement, error) {
+		return nil, nil, nil, errs.Wrap(err, errs.Internal, "internal", "internal error")
 	}
 	facts, err := BuildFacts(req)
 	if err != nil {
@@ -120,9 +99,10 @@ func Compose(req Request, opts Options) (*Document, *Facts, []compliance.Require
 		return fail(fmt.Errorf("policy: no clause text for language %q", req.Language))
 	}
 	date := templateDate
-	if !opts.EffectiveDate.IsZero() {
-		y, m, d := opts.EffectiveDate.UTC().Date()
-		date = time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+	if req.EffectiveDate != "" {
+		if date, err = ParseDate(req.EffectiveDate); err != nil {
+			return fail(err)
+		}
 	}
 	applicable := compliance.Applicable(facts.Laws, facts.Set)
 	b := &builder{f: facts, t: t, date: date}
@@ -134,7 +114,7 @@ func Compose(req Request, opts Options) (*Document, *Facts, []compliance.Require
 		}
 		return fail(err)
 	}
-	return doc, facts, applicable, date, nil
+	return doc, facts, applicable, nil
 }
 
 // Assess scores facts: step 6 of the pipeline.

@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/policygen/policygen/pkg/catalog"
 	"github.com/policygen/policygen/pkg/compliance"
@@ -186,7 +185,7 @@ var templateMarker = regexp.MustCompile(`\\?\{[A-Za-z]+\\?\}|(^|\n)@[a-zA-Z]+`)
 // nothing in it.
 func TestNoTemplateMarkersOrEmptyCells(t *testing.T) {
 	for name, req := range matrixRequests(mustCatalog(t)) {
-		doc, _, _, _, err := Compose(req, Options{})
+		doc, _, _, err := Compose(req)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -243,7 +242,7 @@ func TestFlagCitationsOnChecklists(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for name, req := range matrixRequests(mustCatalog(t)) {
-		_, facts, applicable, _, err := Compose(req, Options{})
+		_, facts, applicable, err := Compose(req)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -272,7 +271,7 @@ func inlineText(in []Inline) string {
 
 func checkOne(t *testing.T, name string, req Request, laws []compliance.Law) {
 	t.Helper()
-	doc, facts, applicable, _, err := Compose(req, Options{})
+	doc, facts, applicable, err := Compose(req)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -419,13 +418,16 @@ func TestEffectiveDate(t *testing.T) {
 	if !strings.Contains(res.Content, "Last updated: 22 November 2026. Template version: "+TemplateVersion+".") || res.TemplateVersion != TemplateVersion {
 		t.Errorf("default effective date not the template date")
 	}
-	at := time.Date(2027, 3, 4, 23, 30, 0, 0, time.FixedZone("X", -5*3600)) // 5 March in UTC
-	res, err = GenerateWith(req, Options{EffectiveDate: at})
+	if res.Request.EffectiveDate != "2026-11-22" {
+		t.Errorf("result request effectiveDate = %q, want the template date it used", res.Request.EffectiveDate)
+	}
+	req.EffectiveDate = "2027-03-05"
+	res, err = Generate(req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(res.Content, "Last updated: 5 March 2027.") || !res.EffectiveDate.Equal(time.Date(2027, 3, 5, 0, 0, 0, 0, time.UTC)) {
-		t.Errorf("effective date not used: %v", res.EffectiveDate)
+	if !strings.Contains(res.Content, "Last updated: 5 March 2027.") || res.Request.EffectiveDate != "2027-03-05" {
+		t.Errorf("effective date not used: %v", res.Request.EffectiveDate)
 	}
 }
 
@@ -438,7 +440,7 @@ func TestEscaping(t *testing.T) {
 		Language: "en", Jurisdiction: "EU", CollectsUserData: true, ThirdPartyServices: []string{"stripe"},
 		ContactEmail: "privacy@shop.example", PostalAddress: "1. Line one\n- Line two\n===\n<b>three</b>",
 	}
-	doc, _, _, _, err := Compose(req, Options{})
+	doc, _, _, err := Compose(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -579,7 +581,7 @@ func TestGenerateDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Format != "markdown" || !strings.HasPrefix(res.Content, "# Privacy Policy\n") {
+	if res.Request.Format != "markdown" || !strings.HasPrefix(res.Content, "# Privacy Policy\n") {
 		t.Errorf("defaults not applied: %q", res.Content[:40])
 	}
 }

@@ -36,7 +36,7 @@ type Request struct {
 	// part of the input so that the normalised request alone reproduces the
 	// document byte for byte; the API fills in the creation date (UTC) when
 	// the client leaves it out.
-	EffectiveDate string `json:"effectiveDate,omitempty"`
+	EffectiveDate string `json:"effectiveDate"`
 }
 
 // Field bounds. They are part of the API contract (openapi.yaml).

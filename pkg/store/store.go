@@ -14,6 +14,7 @@ import (
 	"github.com/policygen/policygen/pkg/account"
 	"github.com/policygen/policygen/pkg/compliance"
 	"github.com/policygen/policygen/pkg/errs"
+	"github.com/policygen/policygen/pkg/policy"
 )
 
 // Policy is a generated document as stored. Content is the large part; list
@@ -25,27 +26,16 @@ type Policy struct {
 
 // Summary is a stored policy without its content.
 type Summary struct {
-	ID                 string            `json:"id"`
-	AccountID          string            `json:"-"`
-	Type               string            `json:"type"`
-	BusinessName       string            `json:"businessName"`
-	WebsiteURL         string            `json:"websiteUrl"`
-	BusinessType       string            `json:"businessType"`
-	Language           string            `json:"language"`
-	Jurisdiction       string            `json:"jurisdiction"`
-	CollectsPayments   bool              `json:"collectsPayments"`
-	CollectsUserData   bool              `json:"collectsUserData"`
-	UsesAnalytics      bool              `json:"usesAnalytics"`
-	ThirdPartyServices []string          `json:"thirdPartyServices"`
-	ContactEmail       string            `json:"contactEmail,omitempty"`
-	PostalAddress      string            `json:"postalAddress,omitempty"`
-	EffectiveDate      string            `json:"effectiveDate"` // YYYY-MM-DD
-	Format             string            `json:"format"`
-	RiskScore          int               `json:"riskScore"`
-	RiskLevel          string            `json:"riskLevel"`
-	ComplianceFlags    []compliance.Flag `json:"complianceFlags"`
-	TemplateVersion    string            `json:"templateVersion"`
-	CreatedAt          time.Time         `json:"createdAt"`
+	ID        string `json:"id"`
+	AccountID string `json:"-"`
+	// Request is the normalised generation request: with TemplateVersion it
+	// reproduces Content byte for byte.
+	policy.Request
+	RiskScore       int               `json:"riskScore"`
+	RiskLevel       string            `json:"riskLevel"`
+	ComplianceFlags []compliance.Flag `json:"complianceFlags"`
+	TemplateVersion string            `json:"templateVersion"`
+	CreatedAt       time.Time         `json:"createdAt"`
 }
 
 // Page is one page of a newest-first policy listing.

@@ -14,6 +14,7 @@ import (
 	"github.com/policygen/policygen/pkg/account"
 	"github.com/policygen/policygen/pkg/errs"
 	"github.com/policygen/policygen/pkg/ids"
+	"github.com/policygen/policygen/pkg/policy"
 	"github.com/policygen/policygen/pkg/store"
 	"github.com/policygen/policygen/pkg/store/dynamo"
 	"github.com/policygen/policygen/pkg/store/dynamo/dynamotest"
@@ -211,7 +212,7 @@ func TestOversizedItemIsTooLarge(t *testing.T) {
 	p := store.Policy{
 		Summary: store.Summary{
 			ID: ids.NewAt(ids.Policy, now), AccountID: acct, CreatedAt: now,
-			BusinessName: strings.Repeat("x", 64<<10),
+			Request: policy.Request{BusinessName: strings.Repeat("x", 64<<10)},
 		},
 		Content: string(gzipResistant),
 	}

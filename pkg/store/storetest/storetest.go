@@ -25,6 +25,7 @@ import (
 	"github.com/policygen/policygen/pkg/compliance"
 	"github.com/policygen/policygen/pkg/errs"
 	"github.com/policygen/policygen/pkg/ids"
+	"github.com/policygen/policygen/pkg/policy"
 	"github.com/policygen/policygen/pkg/store"
 )
 
@@ -704,24 +705,26 @@ func newKey(acct string, expires *time.Time) account.Key {
 func newPolicy(acct string, created time.Time) store.Policy {
 	return store.Policy{
 		Summary: store.Summary{
-			ID:                 ids.NewAt(ids.Policy, created),
-			AccountID:          acct,
-			Type:               "privacy",
-			BusinessName:       "Acme GmbH",
-			WebsiteURL:         "https://acme.example/",
-			BusinessType:       "ecommerce",
-			Language:           "en",
-			Jurisdiction:       "EU",
-			CollectsPayments:   true,
-			CollectsUserData:   true,
-			UsesAnalytics:      true,
-			ThirdPartyServices: []string{"stripe", "google-analytics"},
-			ContactEmail:       "privacy@acme.example",
-			PostalAddress:      "Hauptstraße 1\n10115 Berlin",
-			EffectiveDate:      created.UTC().Format("2006-01-02"),
-			Format:             "markdown",
-			RiskScore:          42,
-			RiskLevel:          "medium",
+			ID:        ids.NewAt(ids.Policy, created),
+			AccountID: acct,
+			Request: policy.Request{
+				Type:               "privacy",
+				BusinessName:       "Acme GmbH",
+				WebsiteURL:         "https://acme.example/",
+				BusinessType:       "ecommerce",
+				Language:           "en",
+				Jurisdiction:       "EU",
+				CollectsPayments:   true,
+				CollectsUserData:   true,
+				UsesAnalytics:      true,
+				ThirdPartyServices: []string{"stripe", "google-analytics"},
+				ContactEmail:       "privacy@acme.example",
+				PostalAddress:      "Hauptstraße 1\n10115 Berlin",
+				EffectiveDate:      created.UTC().Format("2006-01-02"),
+				Format:             "markdown",
+			},
+			RiskScore: 42,
+			RiskLevel: "medium",
 			ComplianceFlags: []compliance.Flag{{
 				Code:     "missing_contact_email",
 				Severity: compliance.SeverityError,
