@@ -168,7 +168,7 @@ func startServer(ctx context.Context) (base, key string, cleanup func(), err err
 	}
 	srv := &http.Server{Handler: api.NewServer(api.Deps{
 		Store:  st,
-		Auth:   &auth.Authenticator{Store: st, Hasher: hasher},
+		Auth:   &auth.Authenticator{Store: st, Hasher: hasher, CacheTTL: auth.DefaultCacheTTL},
 		Logger: slog.New(slog.DiscardHandler),
 	})}
 	go srv.Serve(ln)

@@ -379,6 +379,8 @@ func TestDynamoDBFlow(t *testing.T) {
 		Store:  dynamo.New(client, table),
 		Hasher: &auth.Hasher{Pepper: secrets.NewStatic([]byte(pepper))},
 		Now:    func() time.Time { return now },
+		// As deployed: the revocation below must be seen within this bound.
+		CacheTTL: auth.DefaultCacheTTL,
 	}
 	p, err := a.Authenticate(ctx, "Bearer "+secret)
 	if err != nil || p.Account.ID != acctID || p.Key.ID != keyID {

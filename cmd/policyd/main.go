@@ -89,11 +89,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return err
 	}
 	hasher := &auth.Hasher{Pepper: pepper}
-	keyTTL := *cacheTTL
-	if keyTTL == 0 {
-		keyTTL = -1 // --key-cache-ttl 0 turns the cache off, as KEY_CACHE_TTL=0s does in Lambda
-	}
-	authn := &auth.Authenticator{Store: st, Hasher: hasher, CacheTTL: keyTTL}
+	authn := &auth.Authenticator{Store: st, Hasher: hasher, CacheTTL: *cacheTTL}
 
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {

@@ -8,13 +8,14 @@ import (
 
 	"github.com/policygen/policygen/pkg/account"
 	"github.com/policygen/policygen/pkg/api"
+	"github.com/policygen/policygen/pkg/auth"
 )
 
 // benchEnv is an env whose authenticator caches keys as in production, so
 // the figures show the handler and store, not a key lookup per request.
 func benchEnv(b *testing.B) (*env, string, string) {
 	e := newEnv(b)
-	e.deps.Auth.CacheTTL = 0 // the default TTL
+	e.deps.Auth.CacheTTL = auth.DefaultCacheTTL
 	e.h = api.NewServer(e.deps)
 	acct, key := e.account(account.Agency)
 	return e, acct, key

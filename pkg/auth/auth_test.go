@@ -70,7 +70,7 @@ func newFixture(t testing.TB) *fixture {
 		clock:  testenv.NewClock(t0),
 	}
 	f.hasher = &Hasher{Pepper: f.pepper}
-	f.auth = &Authenticator{Store: f.st, Hasher: f.hasher, Now: f.clock.Now}
+	f.auth = &Authenticator{Store: f.st, Hasher: f.hasher, Now: f.clock.Now, CacheTTL: DefaultCacheTTL}
 	return f
 }
 
@@ -218,11 +218,8 @@ func TestAuthenticateKeyStates(t *testing.T) {
 // A key and account are re-read at most CacheTTL after they were cached, so
 // that is the bound on how late a revocation or plan change is seen.
 func TestCacheBoundsRevocationAndPlanChanges(t *testing.T) {
-	for _, ttl := range []time.Duration{0, 5 * time.Second} {
+	for _, ttl := range []time.Duration{DefaultCacheTTL, 5 * time.Second} {
 		bound := ttl
-		if bound == 0 {
-			bound = DefaultCacheTTL
-		}
 		t.Run(bound.String(), func(t *testing.T) {
 			f := newFixture(t)
 			f.auth.CacheTTL = ttl
@@ -281,20 +278,26 @@ func TestCachePlanChangeSeenAfterTTL(t *testing.T) {
 	wantCode(t, RequireAPIAccess(p), "plan_not_entitled")
 }
 
+// CacheTTL 0 (KEY_CACHE_TTL=0s, --key-cache-ttl 0) and below turn the
+// cache off: a revocation is seen on the very next request.
 func TestCacheDisabled(t *testing.T) {
-	f := newFixture(t)
-	f.auth.CacheTTL = -1
-	ctx := context.Background()
-	acct := f.account(t, account.Agency)
-	secret, k := f.issue(t, acct.ID, nil)
-	if _, err := f.auth.Authenticate(ctx, "Bearer "+secret); err != nil {
-		t.Fatal(err)
+	for _, ttl := range []time.Duration{0, -1} {
+		t.Run(ttl.String(), func(t *testing.T) {
+			f := newFixture(t)
+			f.auth.CacheTTL = ttl
+			ctx := context.Background()
+			acct := f.account(t, account.Agency)
+			secret, k := f.issue(t, acct.ID, nil)
+			if _, err := f.auth.Authenticate(ctx, "Bearer "+secret); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := f.st.RevokeKey(ctx, k.ID, t0); err != nil {
+				t.Fatal(err)
+			}
+			_, err := f.auth.Authenticate(ctx, "Bearer "+secret)
+			wantCode(t, err, "revoked_api_key")
+		})
 	}
-	if _, err := f.st.RevokeKey(ctx, k.ID, t0); err != nil {
-		t.Fatal(err)
-	}
-	_, err := f.auth.Authenticate(ctx, "Bearer "+secret)
-	wantCode(t, err, "revoked_api_key")
 }
 
 // An unknown key is not remembered: a key stored right after a failed
@@ -332,7 +335,7 @@ func TestPepperFailureIsInternal(t *testing.T) {
 }
 
 func TestCacheEvictionBound(t *testing.T) {
-	a := &Authenticator{Now: func() time.Time { return t0 }}
+	a := &Authenticator{Now: func() time.Time { return t0 }, CacheTTL: DefaultCacheTTL}
 	for i := range maxCacheEntries + 500 {
 		a.remember(ids.New("h"), Principal{}, t0.Add(time.Duration(i)))
 		if len(a.cache) > maxCacheEntries {

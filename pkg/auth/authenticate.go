@@ -45,8 +45,9 @@ type Authenticator struct {
 	// Now defaults to time.Now.
 	Now func() time.Time
 	// CacheTTL is how long a looked-up key and its account are reused
-	// without reading the store: 0 means DefaultCacheTTL, negative disables
-	// the cache. A revoked key or a changed plan is seen at most this late.
+	// without reading the store; zero or negative disables the cache. A
+	// revoked key or a changed plan is seen at most this late. Servers set
+	// it from their configuration (default DefaultCacheTTL).
 	CacheTTL time.Duration
 
 	mu    sync.Mutex
@@ -63,13 +64,6 @@ func (a *Authenticator) now() time.Time {
 		return a.Now()
 	}
 	return time.Now()
-}
-
-func (a *Authenticator) ttl() time.Duration {
-	if a.CacheTTL == 0 {
-		return DefaultCacheTTL
-	}
-	return a.CacheTTL
 }
 
 // Authenticate checks the value of an Authorization header and returns who
@@ -142,8 +136,8 @@ func (a *Authenticator) load(ctx context.Context, hash string) (Principal, error
 }
 
 func (a *Authenticator) cached(hash string, now time.Time) (Principal, bool) {
-	ttl := a.ttl()
-	if ttl < 0 {
+	ttl := a.CacheTTL
+	if ttl <= 0 {
 		return Principal{}, false
 	}
 	a.mu.Lock()
@@ -157,8 +151,8 @@ func (a *Authenticator) cached(hash string, now time.Time) (Principal, bool) {
 }
 
 func (a *Authenticator) remember(hash string, p Principal, now time.Time) {
-	ttl := a.ttl()
-	if ttl < 0 {
+	ttl := a.CacheTTL
+	if ttl <= 0 {
 		return
 	}
 	a.mu.Lock()

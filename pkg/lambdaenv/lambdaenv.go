@@ -111,10 +111,6 @@ func NewDeps(ctx context.Context, cfg Config, logOut io.Writer) (api.Deps, error
 		return api.Deps{}, fmt.Errorf("lambdaenv: load AWS config: %w", err)
 	}
 	st := dynamo.New(dynamodb.NewFromConfig(awsCfg), cfg.TableName)
-	keyTTL := cfg.KeyCacheTTL
-	if keyTTL == 0 {
-		keyTTL = -1 // KEY_CACHE_TTL=0s means no cache; auth reads 0 as its default
-	}
 	pepper := secrets.NewSecretsManager(secretsmanager.NewFromConfig(awsCfg), cfg.PepperSecretID, PepperCacheTTL)
 	return api.Deps{
 		Store: st,
@@ -122,7 +118,7 @@ func NewDeps(ctx context.Context, cfg Config, logOut io.Writer) (api.Deps, error
 			Store:    st,
 			Hasher:   &auth.Hasher{Pepper: pepper},
 			Now:      time.Now,
-			CacheTTL: keyTTL,
+			CacheTTL: cfg.KeyCacheTTL,
 		},
 		Now:    time.Now,
 		Logger: newLogger(logOut, cfg.LogLevel),
