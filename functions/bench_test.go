@@ -55,14 +55,8 @@ func BenchmarkInit(b *testing.B) {
 // request, i.e. init plus a cold invocation that fetches the pepper from
 // Secrets Manager and reads DynamoDB Local. One process per iteration.
 func BenchmarkFirstInvoke(b *testing.B) {
-	if runtime.GOOS != "linux" {
-		b.Skip("the Lambda binaries are linux executables")
-	}
-	const id, dir = "GetProfileFunction", "get-profile"
-	fx := newFixture(b)
-	_, key, _ := fx.seed(b, account.Agency)
-	event := marshalEvent(b, withKey(loadEvent(b, dir), key))
-	bootstrap := makeBuild(b, id, runtime.GOARCH)
+	fx, event, bootstrap := profileBench(b)
+	const id, dir = profileID, profileDir
 	env := fx.env(dir, "INFO")
 	b.Run(id, func(b *testing.B) {
 		var total time.Duration
@@ -89,14 +83,9 @@ func BenchmarkFirstInvoke(b *testing.B) {
 // BenchmarkWarmInvoke: one long-lived get-profile process; per iteration,
 // the event handed out by /next until its response arrives.
 func BenchmarkWarmInvoke(b *testing.B) {
-	if runtime.GOOS != "linux" {
-		b.Skip("the Lambda binaries are linux executables")
-	}
-	const id, dir = "GetProfileFunction", "get-profile"
-	fx := newFixture(b)
-	_, key, _ := fx.seed(b, account.Agency)
-	event := marshalEvent(b, withKey(loadEvent(b, dir), key))
-	p := startFunction(b, "policygen-bench-"+dir, makeBuild(b, id, runtime.GOARCH), fx.env(dir, "INFO"))
+	fx, event, bootstrap := profileBench(b)
+	const id, dir = profileID, profileDir
+	p := startFunction(b, "policygen-bench-"+dir, bootstrap, fx.env(dir, "INFO"))
 	// The cold invocation, untimed: it fetches the pepper and fills the
 	// key cache, as the first request to a Lambda instance would.
 	wantStatus(b, p.invoke(b, event), http.StatusOK, "application/json")
@@ -111,4 +100,20 @@ func BenchmarkWarmInvoke(b *testing.B) {
 		}
 		b.ReportMetric(float64(total.Nanoseconds())/float64(b.N), "ns/op")
 	})
+}
+
+// The invocation benchmarks use get-profile: authenticated, one store read.
+const profileID, profileDir = "GetProfileFunction", "get-profile"
+
+// profileBench seeds an Agency account and returns the fixture, the
+// get-profile sample event carrying its key, and the built binary.
+func profileBench(b *testing.B) (*fixture, []byte, string) {
+	b.Helper()
+	if runtime.GOOS != "linux" {
+		b.Skip("the Lambda binaries are linux executables")
+	}
+	fx := newFixture(b)
+	_, key, _ := fx.seed(b, account.Agency)
+	event := marshalEvent(b, withKey(loadEvent(b, profileDir), key))
+	return fx, event, makeBuild(b, profileID, runtime.GOARCH)
 }
