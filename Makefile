@@ -15,8 +15,6 @@ ADDR ?= 127.0.0.1:8080
 DATA_DIR ?= .data
 TOOLS := $(CURDIR)/.tools
 
-STATICCHECK_VERSION := 2025.1.1
-ACTIONLINT_VERSION := v1.7.12
 DYNAMODB_LOCAL_DIR := $(TOOLS)/dynamodb-local
 
 # LogicalId -> functions/<dir>. Keep in step with template.yaml (a test checks).
@@ -29,21 +27,21 @@ FUNCTIONS := GeneratePolicyFunction:generate-policy \
 
 LAMBDA_BUILD = CGO_ENABLED=0 GOOS=linux GOARCH=$(GOARCH) $(GO) build -trimpath -tags lambda.norpc -ldflags='-s -w' -o $(ARTIFACTS_DIR)/bootstrap
 
-.PHONY: run test bench build lint tools dynamodb-local clean
+.PHONY: run test bench build lint dynamodb-local clean
 
 run:
 	$(GO) run ./cmd/policyd --addr $(ADDR) --store bolt:$(DATA_DIR)/policygen.db
 
-test: tools dynamodb-local
+test: dynamodb-local
 	$(GO) test -count=1 ./...
 	$(MAKE) lint
 
-lint: tools
+lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
-	$(TOOLS)/bin/staticcheck ./...
+	$(GO) tool staticcheck ./...
 	$(GO) mod tidy -diff
-	$(TOOLS)/bin/actionlint .github/workflows/*.yml
+	$(GO) tool actionlint .github/workflows/*.yml
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./pkg/... ./functions/...
@@ -74,14 +72,6 @@ build-GetProfileFunction:
 	$(LAMBDA_BUILD) ./functions/get-profile
 build-FallbackFunction:
 	$(LAMBDA_BUILD) ./functions/fallback
-
-tools: $(TOOLS)/bin/staticcheck $(TOOLS)/bin/actionlint
-
-$(TOOLS)/bin/staticcheck:
-	GOBIN=$(TOOLS)/bin $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
-
-$(TOOLS)/bin/actionlint:
-	GOBIN=$(TOOLS)/bin $(GO) install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)
 
 dynamodb-local:
 	./scripts/dynamodb-local.sh install
