@@ -635,9 +635,11 @@ func TestRoutingProblems(t *testing.T) {
 		{"GET", "/v1/policies/../auth/profile", 404, "route_not_found", ""},
 		{"GET", "/v1/policies/a/b", 404, "route_not_found", ""},
 		{"POST", "/v2/policies/generate", 404, "route_not_found", ""},
-		{"GET", "/v1/policies/generate", 404, "policy_not_found", ""}, // it is an id there
+		// generate is the generate route's literal path, never a policy id.
+		{"GET", "/v1/policies/generate", 405, "method_not_allowed", "POST"},
+		{"DELETE", "/v1/policies/generate", 405, "method_not_allowed", "POST"},
 		{"GET", "/v1/policies/generate/", 404, "route_not_found", ""},
-		{"PUT", "/v1/policies/generate", 405, "method_not_allowed", "DELETE, GET, POST"},
+		{"PUT", "/v1/policies/generate", 405, "method_not_allowed", "POST"},
 		{"POST", "/v1/policies", 405, "method_not_allowed", "GET"},
 		{"DELETE", "/v1/policies", 405, "method_not_allowed", "GET"},
 		{"PUT", "/v1/policies/x", 405, "method_not_allowed", "DELETE, GET"},
@@ -893,11 +895,27 @@ func TestRouteHandler(t *testing.T) {
 		t.Errorf("own route: %d %s", rec.Code, rec.Body)
 	}
 	wantProblem(t, serve(h, "GET", "/v1/auth/profile"), 404, "route_not_found")
-	rec := serve(h, "DELETE", "/v1/policies/"+pid)
+	rec := serve(h, "PUT", "/v1/policies/"+pid)
 	wantProblem(t, rec, 405, "method_not_allowed")
-	if rec.Header().Get("Allow") != "GET" {
+	if rec.Header().Get("Allow") != "DELETE, GET" {
 		t.Errorf("Allow = %q", rec.Header().Get("Allow"))
 	}
+	// API Gateway routes GET and DELETE /v1/policies/generate to the
+	// {id} functions: they answer as NewServer does.
+	for _, name := range []string{"getPolicy", "deletePolicy"} {
+		rh, err := api.NewRouteHandler(name, e.deps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range []string{"GET", "DELETE"} {
+			rec := serve(rh, m, "/v1/policies/generate")
+			wantProblem(t, rec, 405, "method_not_allowed")
+			if rec.Header().Get("Allow") != "POST" {
+				t.Errorf("%s %s /v1/policies/generate: Allow = %q, want POST", name, m, rec.Header().Get("Allow"))
+			}
+		}
+	}
+
 	for _, r := range api.Routes() {
 		if _, err := api.NewRouteHandler(r.Name, e.deps); err != nil {
 			t.Error(err)
@@ -910,6 +928,7 @@ func TestRouteHandler(t *testing.T) {
 	fb := api.NewFallbackHandler(api.Deps{Logger: e.deps.Logger})
 	wantProblem(t, serve(fb, "GET", "/nope"), 404, "route_not_found")
 	wantProblem(t, serve(fb, "GET", "/v1/policies"), 404, "route_not_found")
+	wantProblem(t, serve(fb, "GET", "/v1/policies/generate"), 405, "method_not_allowed")
 	rec = serve(fb, "PUT", "/v1/policies/x")
 	wantProblem(t, rec, 405, "method_not_allowed")
 	if rec.Header().Get("Allow") != "DELETE, GET" {

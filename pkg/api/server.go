@@ -24,8 +24,12 @@ func NewServer(d Deps) http.Handler {
 func NewRouteHandler(name string, d Deps) (http.Handler, error) {
 	for _, rt := range routes {
 		if rt.Name == name {
+			// Every route is known, so a request API Gateway sends here
+			// that belongs to another route (GET /v1/policies/generate
+			// reaches the GET /v1/policies/{id} function) gets the same
+			// 405 or 404 as from NewServer.
 			s := newServer(d)
-			return s.outer(s.router([]route{rt}, []Route{rt.Route})), nil
+			return s.outer(s.router([]route{rt}, Routes())), nil
 		}
 	}
 	return nil, fmt.Errorf("api: no route named %q", name)
@@ -64,18 +68,17 @@ func (rt *router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// ServeMux would redirect an unclean path and route HEAD to GET; neither
 	// is part of the API, and both would answer without problem+json.
 	clean := p != "" && p[0] == '/' && (path.Clean(p) == p || path.Clean(p)+"/" == p)
-	if clean && r.Method != http.MethodHead {
+	var allow []string
+	if clean {
+		allow = rt.allowed(p)
+	}
+	// A literal path is never an {id}: ids have their own format (pkg/ids),
+	// so /v1/policies/generate under GET is a wrong method, not a policy.
+	literal := clean && rt.isLiteral(p)
+	if clean && r.Method != http.MethodHead && (!literal || slices.Contains(allow, r.Method)) {
 		if _, pattern := rt.mux.Handler(r); pattern != "" {
 			rt.mux.ServeHTTP(w, r)
 			return
-		}
-	}
-	var allow []string
-	if clean {
-		for _, k := range rt.known {
-			if matchPath(k.Path, p) && !slices.Contains(allow, k.Method) {
-				allow = append(allow, k.Method)
-			}
 		}
 	}
 	// A fallback handler may see a request of an allowed method when the
@@ -88,6 +91,25 @@ func (rt *router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Allow", strings.Join(allow, ", "))
 	rt.s.writeError(w, r, errs.E(errs.MethodNotAllowed, "method_not_allowed",
 		"method %s is not allowed here; allowed: %s", r.Method, strings.Join(allow, ", ")))
+}
+
+// isLiteral reports whether p is the exact path of a known route with no
+// {name} segment.
+func (rt *router) isLiteral(p string) bool {
+	return slices.ContainsFunc(rt.known, func(k Route) bool { return k.Path == p })
+}
+
+// allowed lists the methods of the known routes matching p; when a route's
+// literal path is p, only the literal routes count.
+func (rt *router) allowed(p string) []string {
+	literal := rt.isLiteral(p)
+	var allow []string
+	for _, k := range rt.known {
+		if (k.Path == p || !literal && matchPath(k.Path, p)) && !slices.Contains(allow, k.Method) {
+			allow = append(allow, k.Method)
+		}
+	}
+	return allow
 }
 
 // matchPath reports whether the escaped request path p matches pattern,

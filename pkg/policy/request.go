@@ -69,8 +69,9 @@ func ParseRequest(body []byte) (Request, error) {
 		return Request{}, err
 	}
 	var (
-		req Request
-		bad errs.Fields
+		req  Request
+		bad  errs.Fields
+		text func(name string, required bool, max int, multiline bool) (string, bool)
 	)
 	for _, name := range dups {
 		// Two parsers could read a repeated member differently (first or
@@ -84,6 +85,9 @@ func ParseRequest(body []byte) (Request, error) {
 	}
 
 	str := func(name string, required bool, max int) (string, bool) {
+		return text(name, required, max, false)
+	}
+	text = func(name string, required bool, max int, multiline bool) (string, bool) {
 		v, ok := raw[name]
 		if !ok || string(v) == "null" {
 			if required {
@@ -96,6 +100,10 @@ func ParseRequest(body []byte) (Request, error) {
 			bad.Add(name, "must be a string")
 			return "", false
 		}
+		if multiline {
+			// Browsers submit text-area line breaks as CR LF.
+			s = strings.ReplaceAll(s, "\r\n", "\n")
+		}
 		s = strings.TrimSpace(s)
 		switch {
 		case s == "" && required:
@@ -104,8 +112,10 @@ func ParseRequest(body []byte) (Request, error) {
 		case utf8.RuneCountInString(s) > max:
 			bad.Add(name, fmt.Sprintf("must be at most %d characters", max))
 			return "", false
-		case strings.ContainsFunc(s, isControl):
-			bad.Add(name, "must not contain control characters")
+		}
+		if i := strings.IndexFunc(s, func(r rune) bool { return forbidden(r, multiline) }); i >= 0 {
+			r, _ := utf8.DecodeRuneInString(s[i:])
+			bad.Add(name, "must not contain "+describeRune(r)+": remove it (invisible formatting and control characters cannot appear in a published document)")
 			return "", false
 		}
 		return s, true
@@ -163,7 +173,8 @@ func ParseRequest(body []byte) (Request, error) {
 			req.ContactEmail = s
 		}
 	}
-	if s, ok := str("postalAddress", false, MaxPostalAddress); ok {
+	// An address typed in a text area has line breaks; they are kept.
+	if s, ok := text("postalAddress", false, MaxPostalAddress, true); ok {
 		req.PostalAddress = s
 	}
 	req.Format = enum("format", false, DefaultFormat, Formats, strings.ToLower)
@@ -300,6 +311,41 @@ func normaliseURL(s string) (string, error) {
 	return u.String(), nil
 }
 
-func isControl(r rune) bool {
-	return r < 0x20 && r != '\t' && r != '\n' || r == 0x7f
+// forbidden reports the characters no text field may hold: C0 and C1
+// control characters and DEL (a line feed only where multiline), and the
+// Unicode bidirectional overrides, embeddings and isolates, which can make a
+// published document read differently from what was stored (the
+// "Trojan Source" technique, CVE-2021-42574).
+func forbidden(r rune, multiline bool) bool {
+	switch {
+	case r == '\n':
+		return !multiline
+	case r < 0x20, r >= 0x7f && r <= 0x9f:
+		return true
+	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		return true
+	}
+	return false
+}
+
+// bidiNames names the bidirectional formatting characters for error messages.
+var bidiNames = map[rune]string{
+	0x202a: "LEFT-TO-RIGHT EMBEDDING",
+	0x202b: "RIGHT-TO-LEFT EMBEDDING",
+	0x202c: "POP DIRECTIONAL FORMATTING",
+	0x202d: "LEFT-TO-RIGHT OVERRIDE",
+	0x202e: "RIGHT-TO-LEFT OVERRIDE",
+	0x2066: "LEFT-TO-RIGHT ISOLATE",
+	0x2067: "RIGHT-TO-LEFT ISOLATE",
+	0x2068: "FIRST STRONG ISOLATE",
+	0x2069: "POP DIRECTIONAL ISOLATE",
+}
+
+// describeRune names a forbidden character as "U+202E RIGHT-TO-LEFT
+// OVERRIDE" or "the control character U+009B".
+func describeRune(r rune) string {
+	if name, ok := bidiNames[r]; ok {
+		return fmt.Sprintf("U+%04X %s", r, name)
+	}
+	return fmt.Sprintf("the control character U+%04X", r)
 }

@@ -76,6 +76,11 @@ func TestParseRequestValid(t *testing.T) {
 				t.Errorf("services = %#v", r.ThirdPartyServices)
 			}
 		}},
+		{"postalAddress CR LF becomes LF", with(map[string]any{"postalAddress": "1 Road\r\nTown"}), func(t *testing.T, r Request) {
+			if r.PostalAddress != "1 Road\nTown" {
+				t.Errorf("postalAddress = %q", r.PostalAddress)
+			}
+		}},
 		{"optional contact fields", with(map[string]any{"contactEmail": "privacy@acme.example", "postalAddress": "1 Road"}), func(t *testing.T, r Request) {
 			if r.ContactEmail != "privacy@acme.example" || r.PostalAddress != "1 Road" {
 				t.Errorf("%+v", r)
@@ -100,6 +105,8 @@ type fieldErr struct {
 	allowed    []string
 }
 
+const hygiene = "remove it (invisible formatting and control characters cannot appear in a published document)"
+
 func TestParseRequestInvalid(t *testing.T) {
 	long := strings.Repeat("x", MaxBusinessName+1)
 	tests := []struct {
@@ -114,7 +121,20 @@ func TestParseRequestInvalid(t *testing.T) {
 		{"type not allowed", with(map[string]any{"type": "terms"}), []fieldErr{{"type", "must be one of the allowed values", Types()}}},
 		{"businessName missing", with(map[string]any{"businessName": nil}), []fieldErr{{"businessName", "is required", nil}}},
 		{"businessName too long", with(map[string]any{"businessName": long}), []fieldErr{{"businessName", "must be at most 200 characters", nil}}},
-		{"businessName control character", with(map[string]any{"businessName": "A\x07B"}), []fieldErr{{"businessName", "must not contain control characters", nil}}},
+		{"businessName control character", with(map[string]any{"businessName": "A\x07B"}), []fieldErr{{"businessName", "must not contain the control character U+0007: " + hygiene, nil}}},
+		{"businessName tab", with(map[string]any{"businessName": "A\tB"}), []fieldErr{{"businessName", "must not contain the control character U+0009: " + hygiene, nil}}},
+		{"businessName line feed", with(map[string]any{"businessName": "A\nB"}), []fieldErr{{"businessName", "must not contain the control character U+000A: " + hygiene, nil}}},
+		{"businessName DEL", with(map[string]any{"businessName": "A\x7fB"}), []fieldErr{{"businessName", "must not contain the control character U+007F: " + hygiene, nil}}},
+		{"businessName C1 CSI", with(map[string]any{"businessName": "A\u009bB"}), []fieldErr{{"businessName", "must not contain the control character U+009B: " + hygiene, nil}}},
+		{"businessName C1 NEL", with(map[string]any{"businessName": "A\u0085B"}), []fieldErr{{"businessName", "must not contain the control character U+0085: " + hygiene, nil}}},
+		{"businessName RLO", with(map[string]any{"businessName": "Acme \u202eLtd"}), []fieldErr{{"businessName", "must not contain U+202E RIGHT-TO-LEFT OVERRIDE: " + hygiene, nil}}},
+		{"businessName LRE", with(map[string]any{"businessName": "Acme \u202aLtd"}), []fieldErr{{"businessName", "must not contain U+202A LEFT-TO-RIGHT EMBEDDING: " + hygiene, nil}}},
+		{"businessName RLI", with(map[string]any{"businessName": "Acme \u2067Ltd"}), []fieldErr{{"businessName", "must not contain U+2067 RIGHT-TO-LEFT ISOLATE: " + hygiene, nil}}},
+		{"businessName PDI", with(map[string]any{"businessName": "Acme \u2069Ltd"}), []fieldErr{{"businessName", "must not contain U+2069 POP DIRECTIONAL ISOLATE: " + hygiene, nil}}},
+		{"postalAddress CR alone", with(map[string]any{"postalAddress": "1 Road\rTown"}), []fieldErr{{"postalAddress", "must not contain the control character U+000D: " + hygiene, nil}}},
+		{"postalAddress FSI", with(map[string]any{"postalAddress": "1 Road\u2068x"}), []fieldErr{{"postalAddress", "must not contain U+2068 FIRST STRONG ISOLATE: " + hygiene, nil}}},
+		{"contactEmail C1", with(map[string]any{"contactEmail": "a\u0080@b.example"}), []fieldErr{{"contactEmail", "must not contain the control character U+0080: " + hygiene, nil}}},
+		{"websiteUrl bidi", with(map[string]any{"websiteUrl": "https://acme.example/\u202e"}), []fieldErr{{"websiteUrl", "must not contain U+202E RIGHT-TO-LEFT OVERRIDE: " + hygiene, nil}}},
 		{"websiteUrl relative", with(map[string]any{"websiteUrl": "acme.example"}), []fieldErr{{"websiteUrl", "must be an absolute http or https URL such as https://example.com", nil}}},
 		{"websiteUrl ftp", with(map[string]any{"websiteUrl": "ftp://acme.example"}), []fieldErr{{"websiteUrl", "must use the http or https scheme", nil}}},
 		{"websiteUrl javascript", with(map[string]any{"websiteUrl": "javascript:alert(1)"}), []fieldErr{{"websiteUrl", "must be an absolute http or https URL such as https://example.com", nil}}},
