@@ -29,11 +29,11 @@ Commands:
                    Create an account and its first API key.
   account show     --account ID
   account set-plan --account ID --plan agency|pro|starter
-                   Running functions see the change within KEY_CACHE_TTL (default 30s).
+                   Running functions see the change within KEY_CACHE_TTL (default 5s).
   key create       --account ID [--expires-in D]      (D is a Go duration, e.g. 720h)
   key show         --key-id ID
   key revoke       --key-id ID
-                   The key stops working within KEY_CACHE_TTL (default 30s).
+                   The key stops working within KEY_CACHE_TTL (default 5s).
   key rotate       --key-id ID [--grace D]
                    Issue a new key for the same account; the old one is revoked
                    after the grace period (default 0: at once).

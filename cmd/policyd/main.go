@@ -2,7 +2,7 @@
 // as the Lambda functions, over an embedded bbolt store by default.
 //
 //	policyd [--addr 127.0.0.1:8080] [--store bolt:.data/policygen.db|dynamodb:TABLE]
-//	        [--pepper-file PATH | --pepper-secret ID] [--key-cache-ttl 30s]
+//	        [--pepper-file PATH | --pepper-secret ID] [--key-cache-ttl 5s]
 //
 // On first start with an empty store it creates a demo Agency account and
 // prints its API key and a curl command to try. Logs are JSON on stderr, one
@@ -106,8 +106,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	} else if *pepperSecret != "" {
 		ctl += " --pepper-secret " + *pepperSecret
 	}
+	// The first store call: a store that does not answer ends the start
+	// within its deadline (store.CallTimeout) instead of serving nothing.
 	if err := seed(ctx, st, hasher, base, *spec, ctl, stdout); err != nil {
-		return err
+		return fmt.Errorf("store %s: %w", *spec, err)
 	}
 
 	srv := &http.Server{

@@ -13,8 +13,12 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/policygen/policygen/internal/testenv"
+	"github.com/policygen/policygen/pkg/errs"
+	"github.com/policygen/policygen/pkg/store"
+	"github.com/policygen/policygen/pkg/store/dynamo"
 )
 
 // instance is a running policyd: run() in a goroutine on a random port.
@@ -215,5 +219,25 @@ func TestRunBadFlags(t *testing.T) {
 		if err := run(context.Background(), args, func(string) string { return "" }, io.Discard, io.Discard); err == nil {
 			t.Errorf("run(%q) succeeded", args)
 		}
+	}
+}
+
+// TestRunSilentStore: pointed at a DynamoDB endpoint that accepts
+// connections and never answers, policyd gives up within the store
+// deadline with an error naming the store, rather than listening forever
+// without serving.
+func TestRunSilentStore(t *testing.T) {
+	t.Setenv(dynamo.EndpointEnv, testenv.SilentEndpoint(t))
+	args := []string{"--addr", "127.0.0.1:0", "--store", "dynamodb:policygen-test",
+		"--pepper-file", filepath.Join(t.TempDir(), "pepper")}
+	start := time.Now()
+	err := run(t.Context(), args, func(string) string { return "" }, io.Discard, io.Discard)
+	took := time.Since(start)
+	t.Logf("policyd start against a silent store ended after %s: %v", took.Round(time.Millisecond), err)
+	if err == nil || !strings.Contains(err.Error(), "store dynamodb:policygen-test") || !errs.Is(err, errs.Unavailable) {
+		t.Fatalf("run = %v, want an Unavailable error naming the store", err)
+	}
+	if took > store.CallTimeout+2*time.Second {
+		t.Errorf("start took %s; the store deadline is %s", took, store.CallTimeout)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"go.yaml.in/yaml/v3"
@@ -353,6 +354,22 @@ func TestOpenAPIResponses(t *testing.T) {
 		{method: "GET", path: "/v1/nowhere", key: key},
 	} {
 		e.do(r)
+	}
+	// Every route with the policy store down (keys still verified on the
+	// working one): 503. TestOutageIs503 measures the real deadline.
+	d := e.deps
+	d.Store = silentStore(t, 100*time.Millisecond)
+	e.h = api.NewServer(d)
+	for _, r := range []request{
+		{method: "POST", path: "/v1/policies/generate", key: key, body: validBody},
+		{method: "GET", path: "/v1/policies", key: key},
+		{method: "GET", path: "/v1/policies/" + id, key: key},
+		{method: "DELETE", path: "/v1/policies/" + id, key: key},
+		{method: "GET", path: "/v1/auth/profile", key: key},
+	} {
+		if rec := e.do(r); rec.Code != http.StatusServiceUnavailable {
+			t.Errorf("%s %s with the store down: %d", r.method, r.path, rec.Code)
+		}
 	}
 
 	var missing []string

@@ -71,6 +71,9 @@ var errPolicyNotFound = errs.E(errs.NotFound, "policy_not_found", "policy not fo
 // internal marks err as a server-side failure, whatever its kind: a store
 // conflict on a fresh id, say, is our problem and not the client's.
 func internal(err error, what string) error {
+	if errs.Is(err, errs.Unavailable) {
+		return err // an outage stays a retryable 503
+	}
 	return errs.Wrap(err, errs.Internal, "internal_error", what)
 }
 

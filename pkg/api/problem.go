@@ -27,7 +27,14 @@ var statusOf = map[errs.Kind]int{
 	errs.MethodNotAllowed: http.StatusMethodNotAllowed,
 	errs.TooLarge:         http.StatusRequestEntityTooLarge,
 	errs.UnsupportedMedia: http.StatusUnsupportedMediaType,
+	errs.TooManyRequests:  http.StatusTooManyRequests,
+	errs.Unavailable:      http.StatusServiceUnavailable,
 }
+
+// UnavailableRetryAfter is the Retry-After, in seconds, of a 503: long
+// enough for a throttled table to recover a little, short enough that a
+// retrying client is not kept waiting for nothing.
+const UnavailableRetryAfter = 2
 
 // problem is an RFC 9457 problem details object with Policygen's extension
 // members code, requestId and errors.
@@ -64,7 +71,20 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if e != nil {
 		status, ok = statusOf[e.Kind]
 	}
-	if !ok || status >= 500 {
+	switch {
+	case ok && e.Kind == errs.Unavailable:
+		// An outage is not a bug: the client gets a retryable answer,
+		// the log gets the cause.
+		if w.Header().Get("Retry-After") == "" {
+			w.Header().Set("Retry-After", strconv.Itoa(UnavailableRetryAfter))
+		}
+		p.Code, p.Detail = e.Code, e.Message
+		s.logger.LogAttrs(r.Context(), slog.LevelWarn, "dependency unavailable",
+			slog.String("requestId", p.RequestID),
+			slog.String("method", r.Method),
+			slog.String("path", routePath(r)),
+			slog.String("error", err.Error()))
+	case !ok || status >= 500:
 		status = http.StatusInternalServerError
 		p.Code, p.Detail = "internal_error", "internal error"
 		s.logger.LogAttrs(r.Context(), slog.LevelError, "request failed",
@@ -72,7 +92,7 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 			slog.String("method", r.Method),
 			slog.String("path", routePath(r)),
 			slog.String("error", err.Error()))
-	} else {
+	default:
 		p.Code, p.Detail, p.Errors = e.Code, e.Message, e.Fields
 	}
 	p.Type = ProblemTypeBase + p.Code

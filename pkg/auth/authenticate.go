@@ -15,7 +15,7 @@ import (
 // DefaultCacheTTL is how long an Authenticator trusts a key record and its
 // account without re-reading them. It bounds how late a revocation or a plan
 // change takes effect in a running process.
-const DefaultCacheTTL = 30 * time.Second
+const DefaultCacheTTL = 5 * time.Second
 
 // maxCacheEntries bounds the memory of the principal cache. Only keys that
 // exist are cached, so the bound is reached only by that many distinct live

@@ -30,7 +30,8 @@ const Forms = "bolt:PATH or dynamodb:TABLE"
 // tableName is DynamoDB's rule for table names.
 var tableName = regexp.MustCompile(`^[A-Za-z0-9_.-]{3,255}$`)
 
-// Open opens the store named by spec. Opening a DynamoDB store does no
+// Open opens the store named by spec, every call bounded by
+// store.CallTimeout. Opening a DynamoDB store does no
 // network I/O; a missing table shows up on first use.
 func Open(ctx context.Context, spec string) (store.Store, error) {
 	kind, arg, ok := strings.Cut(spec, ":")
@@ -43,7 +44,7 @@ func Open(ctx context.Context, spec string) (store.Store, error) {
 		if err != nil {
 			return nil, err
 		}
-		return st, nil
+		return store.WithDeadline(st, store.CallTimeout), nil
 	case "dynamodb":
 		if !tableName.MatchString(arg) {
 			return nil, fmt.Errorf("invalid store %q: %q is not a DynamoDB table name (3-255 of A-Z a-z 0-9 _ . -)", spec, arg)
@@ -52,7 +53,7 @@ func Open(ctx context.Context, spec string) (store.Store, error) {
 		if err != nil {
 			return nil, err
 		}
-		return dynamo.New(client, arg), nil
+		return store.WithDeadline(dynamo.New(client, arg), store.CallTimeout), nil
 	default:
 		return nil, fmt.Errorf("invalid store %q: unknown kind %q; want %s", spec, kind, Forms)
 	}

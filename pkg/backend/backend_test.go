@@ -44,8 +44,9 @@ func TestOpenBolt(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	if _, ok := st.(*bolt.Store); !ok {
-		t.Fatalf("Open(bolt:...) = %T", st)
+	inner, bounded := store.Unwrap(st)
+	if _, ok := inner.(*bolt.Store); !ok || !bounded {
+		t.Fatalf("Open(bolt:...) = %T wrapping %T; want a deadline-bound *bolt.Store", st, inner)
 	}
 	roundTrip(t, st)
 }
@@ -58,8 +59,9 @@ func TestOpenDynamoDB(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	if _, ok := st.(*dynamo.Store); !ok {
-		t.Fatalf("Open(dynamodb:...) = %T", st)
+	inner, bounded := store.Unwrap(st)
+	if _, ok := inner.(*dynamo.Store); !ok || !bounded {
+		t.Fatalf("Open(dynamodb:...) = %T wrapping %T; want a deadline-bound *dynamo.Store", st, inner)
 	}
 	roundTrip(t, st)
 }

@@ -15,7 +15,7 @@ import (
 type Kind int
 
 const (
-	Internal         Kind = iota // 500: a bug or an unavailable dependency
+	Internal         Kind = iota // 500: a bug
 	Invalid                      // 400: the request is malformed (syntax, types, unknown fields)
 	Unprocessable                // 422: well-formed, but values are not acceptable
 	Unauthenticated              // 401: no usable credentials
@@ -25,6 +25,8 @@ const (
 	MethodNotAllowed             // 405
 	TooLarge                     // 413
 	UnsupportedMedia             // 415
+	TooManyRequests              // 429: a rate limit or quota; Retry-After says when to try again
+	Unavailable                  // 503: a dependency is down, slow or throttling; retrying later may work
 )
 
 // FieldError names one offending request field.

@@ -30,6 +30,7 @@ import (
 	"github.com/policygen/policygen/pkg/api"
 	"github.com/policygen/policygen/pkg/auth"
 	"github.com/policygen/policygen/pkg/secrets"
+	"github.com/policygen/policygen/pkg/store"
 	"github.com/policygen/policygen/pkg/store/dynamo"
 )
 
@@ -44,7 +45,7 @@ const (
 // DefaultKeyCacheTTL is how long a verified key is trusted without a store
 // read when KEY_CACHE_TTL is unset. It bounds how late a revocation or a plan
 // change is seen by a warm function.
-const DefaultKeyCacheTTL = 30 * time.Second
+const DefaultKeyCacheTTL = auth.DefaultCacheTTL
 
 // MaxKeyCacheTTL caps KEY_CACHE_TTL, so a typo cannot make revocations
 // take effect hours late.
@@ -110,7 +111,7 @@ func NewDeps(ctx context.Context, cfg Config, logOut io.Writer) (api.Deps, error
 	if err != nil {
 		return api.Deps{}, fmt.Errorf("lambdaenv: load AWS config: %w", err)
 	}
-	st := dynamo.New(dynamodb.NewFromConfig(awsCfg), cfg.TableName)
+	st := store.WithDeadline(dynamo.New(dynamodb.NewFromConfig(awsCfg, dynamo.Tune), cfg.TableName), store.CallTimeout)
 	pepper := secrets.NewSecretsManager(secretsmanager.NewFromConfig(awsCfg), cfg.PepperSecretID, PepperCacheTTL)
 	return api.Deps{
 		Store: st,

@@ -43,7 +43,7 @@ func TestLoad(t *testing.T) {
 		{
 			name: "defaults",
 			env:  base,
-			want: lambdaenv.Config{TableName: "policygen-dev", PepperSecretID: base["PEPPER_SECRET_ID"], KeyCacheTTL: 30 * time.Second, LogLevel: slog.LevelInfo},
+			want: lambdaenv.Config{TableName: "policygen-dev", PepperSecretID: base["PEPPER_SECRET_ID"], KeyCacheTTL: 5 * time.Second, LogLevel: slog.LevelInfo},
 		},
 		{
 			name: "everything set",

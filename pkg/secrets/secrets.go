@@ -10,11 +10,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
+
+	"github.com/policygen/policygen/pkg/errs"
 )
 
 // Source yields a secret value. Implementations are safe for concurrent use.
@@ -43,9 +47,18 @@ func newSecretsManager(client *secretsmanager.Client, secretID string, ttl time.
 		now: now,
 		sem: make(chan struct{}, 1),
 		fetch: func(ctx context.Context) ([]byte, error) {
+			ctx, cancel := context.WithTimeout(ctx, FetchTimeout)
+			defer cancel()
 			out, err := client.GetSecretValue(ctx, &secretsmanager.GetSecretValueInput{SecretId: aws.String(secretID)})
 			if err != nil {
-				return nil, fmt.Errorf("secrets: get secret value %q: %w", secretID, err)
+				err = fmt.Errorf("secrets: get secret value %q: %w", secretID, err)
+				if transient(err) {
+					// Secrets Manager down or slow: the key may be fine,
+					// and the client may retry.
+					return nil, errs.Wrap(err, errs.Unavailable, "service_unavailable",
+						"the service cannot verify API keys right now; retry in a few seconds")
+				}
+				return nil, err
 			}
 			var v []byte
 			switch {
@@ -84,6 +97,25 @@ type cached struct {
 
 // retryDelay spaces out refresh attempts while a stale value is served.
 const retryDelay = 5 * time.Second
+
+// FetchTimeout bounds one read of the secret, retries included, so a silent
+// Secrets Manager costs a request at most this long (then 503).
+const FetchTimeout = 2 * time.Second
+
+// transient reports whether a failed read may succeed later: a timeout, a
+// network failure, throttling or a server-side error, as the SDK's retryer
+// classifies them. A missing secret or a denied read is not transient.
+func transient(err error) bool {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return true
+	}
+	if retry.IsErrorRetryables(retry.DefaultRetryables).IsErrorRetryable(err) == aws.TrueTernary ||
+		retry.IsErrorThrottles(retry.DefaultThrottles).IsErrorThrottle(err) == aws.TrueTernary {
+		return true
+	}
+	var ne net.Error
+	return errors.As(err, &ne)
+}
 
 func (c *cached) fresh(now time.Time) ([]byte, bool) {
 	c.mu.RLock()

@@ -18,6 +18,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/secretsmanager/types"
 
 	"github.com/policygen/policygen/internal/testenv"
+	"github.com/policygen/policygen/pkg/errs"
 )
 
 // fakeSecretsManager speaks the part of the Secrets Manager JSON 1.1
@@ -329,5 +330,43 @@ func TestSecretsManagerStaleWhileRefreshing(t *testing.T) {
 	}
 	if n := f.calls.Load(); n != 2 {
 		t.Fatalf("%d calls, want 2", n)
+	}
+}
+
+// A Secrets Manager that never answers, or resets connections, costs a read
+// at most FetchTimeout and is errs.Unavailable (a 503: the key may be fine);
+// a missing secret is not.
+func TestSecretsManagerOutageIsUnavailable(t *testing.T) {
+	for name, url := range map[string]string{
+		"silent": testenv.SilentEndpoint(t),
+		"reset":  testenv.ResettingEndpoint(t),
+	} {
+		t.Run(name, func(t *testing.T) {
+			client := secretsmanager.New(secretsmanager.Options{
+				Region:       "eu-west-1",
+				BaseEndpoint: aws.String(url),
+				Credentials:  credentials.NewStaticCredentialsProvider("AKIDTEST", "secret", ""),
+			})
+			start := time.Now()
+			_, err := NewSecretsManager(client, "policygen/pepper", 0).Value(context.Background())
+			took := time.Since(start)
+			t.Logf("%s: %v after %s", name, err, took.Round(time.Millisecond))
+			if !errs.Is(err, errs.Unavailable) {
+				t.Fatalf("err = %v, want Unavailable", err)
+			}
+			if took > FetchTimeout+time.Second {
+				t.Errorf("took %s; FetchTimeout is %s", took, FetchTimeout)
+			}
+		})
+	}
+	_, srv := newFake(t)
+	client := secretsmanager.New(secretsmanager.Options{
+		Region:       "eu-west-1",
+		BaseEndpoint: aws.String(srv.URL),
+		Credentials:  credentials.NewStaticCredentialsProvider("AKIDTEST", "secret", ""),
+	})
+	_, err := NewSecretsManager(client, "no/such/secret", 0).Value(context.Background())
+	if err == nil || errs.Is(err, errs.Unavailable) {
+		t.Fatalf("missing secret: err = %v, want a non-retryable error", err)
 	}
 }

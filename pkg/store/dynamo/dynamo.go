@@ -544,13 +544,17 @@ func (s *Store) transact(ctx context.Context, op string, items []types.TransactW
 				retry = true // transient: worth another try
 			}
 		}
-		if !retry || attempt == maxTransactAttempts {
+		if !retry {
 			return nil, s.internal(op, err)
+		}
+		if attempt == maxTransactAttempts {
+			// Still contended or throttled after every try: come back later.
+			return nil, store.Unavailable(s.internal(op, err))
 		}
 		sleep := backoff/2 + rand.N(backoff/2+1)
 		select {
 		case <-ctx.Done():
-			return nil, ctx.Err()
+			return nil, s.internal(op, ctx.Err())
 		case <-time.After(sleep):
 		}
 		backoff = min(2*backoff, 500*time.Millisecond)
@@ -561,13 +565,6 @@ func (s *Store) transact(ctx context.Context, op string, items []types.TransactW
 // condition.
 func failed(reasons []types.CancellationReason, i int) bool {
 	return i < len(reasons) && aws.ToString(reasons[i].Code) == "ConditionalCheckFailed"
-}
-
-func (s *Store) internal(op string, err error) error {
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	return fmt.Errorf("dynamo store %s: %s: %w", s.table, op, err)
 }
 
 // itemSize is the size DynamoDB counts against maxItemBytes: attribute

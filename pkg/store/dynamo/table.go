@@ -39,7 +39,7 @@ func NewClient(ctx context.Context) (*dynamodb.Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load AWS config: %w", err)
 	}
-	return dynamodb.NewFromConfig(cfg), nil
+	return dynamodb.NewFromConfig(cfg, Tune), nil
 }
 
 func isLoopback(endpoint string) bool {
