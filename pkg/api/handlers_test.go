@@ -43,7 +43,7 @@ func (e *env) seed(accountID string) string {
 		},
 		Content: "# Privacy policy\n",
 	}
-	if err := e.store.CreatePolicy(context.Background(), p); err != nil {
+	if err := e.store.CreatePolicy(context.Background(), p, store.CreateOptions{}); err != nil {
 		e.t.Fatal(err)
 	}
 	return p.ID

@@ -96,8 +96,34 @@ func (ds *deadline) RevokeKey(ctx context.Context, id string, at time.Time) (acc
 	return call(ds, ctx, func(c context.Context) (account.Key, error) { return ds.s.RevokeKey(c, id, at) })
 }
 
-func (ds *deadline) CreatePolicy(ctx context.Context, p Policy) error {
-	return call0(ds, ctx, func(c context.Context) error { return ds.s.CreatePolicy(c, p) })
+func (ds *deadline) CreatePolicy(ctx context.Context, p Policy, opt CreateOptions) error {
+	return call0(ds, ctx, func(c context.Context) error { return ds.s.CreatePolicy(c, p, opt) })
+}
+
+func (ds *deadline) BeginIdempotent(ctx context.Context, cl IdempotencyClaim, fingerprint string, now time.Time) (*IdempotencyRecord, error) {
+	return call(ds, ctx, func(c context.Context) (*IdempotencyRecord, error) {
+		return ds.s.BeginIdempotent(c, cl, fingerprint, now)
+	})
+}
+
+func (ds *deadline) CompleteIdempotent(ctx context.Context, r IdempotentResult) error {
+	return call0(ds, ctx, func(c context.Context) error { return ds.s.CompleteIdempotent(c, r) })
+}
+
+func (ds *deadline) ReleaseIdempotent(ctx context.Context, cl IdempotencyClaim) error {
+	return call0(ds, ctx, func(c context.Context) error { return ds.s.ReleaseIdempotent(c, cl) })
+}
+
+func (ds *deadline) CountRequest(ctx context.Context, accountID, keyID string, window time.Time, limit int) (int, bool, error) {
+	type counted struct {
+		n  int
+		ok bool
+	}
+	v, err := call(ds, ctx, func(c context.Context) (counted, error) {
+		n, ok, err := ds.s.CountRequest(c, accountID, keyID, window, limit)
+		return counted{n, ok}, err
+	})
+	return v.n, v.ok, err
 }
 
 func (ds *deadline) Policy(ctx context.Context, accountID, id string) (Policy, error) {

@@ -90,10 +90,13 @@ type Store interface {
 	RevokeKey(ctx context.Context, id string, at time.Time) (account.Key, error)
 
 	// CreatePolicy stores a policy and counts it in its account's usage for
-	// the UTC month of CreatedAt, atomically. Conflict if the id exists;
-	// ErrTooLarge (and nothing stored or counted) if the policy cannot be
-	// stored whole (see MaxStoredContent).
-	CreatePolicy(ctx context.Context, p Policy) error
+	// the UTC month of CreatedAt, atomically, together with what opt asks
+	// for: the quota check and the completion of an idempotency claim.
+	// Conflict if the id exists; ErrTooLarge (and nothing stored or counted)
+	// if the policy cannot be stored whole (see MaxStoredContent);
+	// ErrQuotaExceeded (nothing stored) if the month's count has reached
+	// opt.Quota; ErrClaimLost if opt.Idempotency's claim is no longer held.
+	CreatePolicy(ctx context.Context, p Policy, opt CreateOptions) error
 	// Policy returns one of the account's policies. NotFound if the account
 	// has no policy with this id (whether or not another account has).
 	Policy(ctx context.Context, accountID, id string) (Policy, error)
@@ -106,8 +109,86 @@ type Store interface {
 	// UTC month "YYYY-MM". Deleting a policy does not lower the count.
 	GenerationCount(ctx context.Context, accountID, month string) (int, error)
 
+	// BeginIdempotent claims the account's idempotency key for a request
+	// with fingerprint, made by owner (a random token) at now. It returns
+	// nil when the claim is the caller's: the key was unused, its record had
+	// expired (IdempotencyTTL), or an earlier claim's lease
+	// (IdempotencyLease) ran out without completing. Otherwise it returns
+	// the record that holds the key: pending (another request is running)
+	// or done (its outcome to replay). Claim and check are one conditional
+	// write, so of concurrent claims exactly one wins.
+	BeginIdempotent(ctx context.Context, c IdempotencyClaim, fingerprint string, now time.Time) (*IdempotencyRecord, error)
+	// CompleteIdempotent stores the outcome of a claimed request, to be
+	// replayed until the record expires. ErrClaimLost if the claim is not
+	// held by c.Owner any more.
+	CompleteIdempotent(ctx context.Context, r IdempotentResult) error
+	// ReleaseIdempotent drops a pending claim held by c.Owner (the request
+	// failed, so the key may be used again). Releasing a claim not held is
+	// not an error.
+	ReleaseIdempotent(ctx context.Context, c IdempotencyClaim) error
+
+	// CountRequest counts one request of the key in the rate window that
+	// starts at window, unless limit requests were counted already. It
+	// returns the count after this request (limit when refused) and whether
+	// the request is allowed. Exact under concurrency: a conditional atomic
+	// update, never read-then-write. The counter may be forgotten once the
+	// window has ended.
+	CountRequest(ctx context.Context, accountID, keyID string, window time.Time, limit int) (int, bool, error)
+
 	Close() error
 }
+
+// CreateOptions are the conditions and companions of CreatePolicy.
+type CreateOptions struct {
+	// Quota, when above 0, is the most generations the account may make in
+	// the policy's month.
+	Quota int
+	// Idempotency, when set, completes the caller's idempotency claim in
+	// the same atomic write as the policy.
+	Idempotency *IdempotentResult
+}
+
+// IdempotencyClaim names one request's hold on an account's idempotency key.
+type IdempotencyClaim struct {
+	AccountID string
+	Key       string
+	Owner     string // random per request
+}
+
+// IdempotentResult is the outcome of a claimed request, kept for replay.
+type IdempotentResult struct {
+	Claim    IdempotencyClaim
+	Status   int
+	Location string
+	Body     []byte
+	// At is when the request was made: the record expires IdempotencyTTL
+	// after its claim.
+	At time.Time
+}
+
+// IdempotencyRecord is what an idempotency key holds.
+type IdempotencyRecord struct {
+	Fingerprint string
+	Done        bool
+	Status      int
+	Location    string
+	Body        []byte
+	CreatedAt   time.Time
+}
+
+// Idempotency lifetimes.
+const (
+	// IdempotencyTTL is how long a key's record (and so its outcome) is
+	// kept: Stripe's 24 hours.
+	IdempotencyTTL = 24 * time.Hour
+	// IdempotencyLease is how long a pending claim blocks the key. A
+	// request runs for at most the Lambda timeout (10 s) or policyd's write
+	// timeout, so a claim older than this belongs to a process that died
+	// before completing (kill -9, a lost connection to the store): a retry
+	// may take the key over. Anything the dead request wrote atomically
+	// with its outcome is replayed instead, because then the record is done.
+	IdempotencyLease = 30 * time.Second
+)
 
 // Month formats t as the usage-counter month key.
 func Month(t time.Time) string { return t.UTC().Format("2006-01") }
@@ -120,4 +201,10 @@ var (
 	ErrPolicyNotFound  = errs.E(errs.NotFound, "policy_not_found", "policy not found")
 	ErrExists          = errs.E(errs.Conflict, "already_exists", "an item with this id already exists")
 	ErrTooLarge        = errs.E(errs.TooLarge, "policy_too_large", "the policy is too large to store")
+	// ErrQuotaExceeded: the account's generations this month reached its
+	// plan's quota. pkg/api adds the reset time.
+	ErrQuotaExceeded = errs.E(errs.TooManyRequests, "quota_exceeded", "the monthly generation quota of the plan is used up")
+	// ErrClaimLost: an idempotency claim expired and another request took
+	// the key over before this one completed.
+	ErrClaimLost = errs.E(errs.Conflict, "idempotency_request_in_progress", "another request with this Idempotency-Key is in progress")
 )

@@ -27,6 +27,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	bbolt "go.etcd.io/bbolt"
@@ -46,6 +47,7 @@ var (
 	bucketPolicies  = []byte("policies")
 	bucketContents  = []byte("contents")
 	bucketUsage     = []byte("usage")
+	bucketIdem      = []byte("idempotency")
 )
 
 // lockTimeout is how long Open waits for another process to release the
@@ -58,6 +60,10 @@ var ErrInUse = errors.New("store is in use by another process")
 // Store is a store.Store in a bbolt file.
 type Store struct {
 	db *bbolt.DB
+	// rates counts requests per key and window in memory: the file is
+	// locked to this one process, so the count is exact without a disk
+	// write (and fsync) per request. Counters of ended windows are dropped.
+	rates rateCounter
 }
 
 var _ store.Store = (*Store)(nil)
@@ -76,7 +82,7 @@ func Open(path string) (*Store, error) {
 		return nil, fmt.Errorf("bolt store %s: %w", path, err)
 	}
 	err = db.Update(func(tx *bbolt.Tx) error {
-		for _, b := range [][]byte{bucketAccounts, bucketKeys, bucketKeyHashes, bucketPolicies, bucketContents, bucketUsage} {
+		for _, b := range [][]byte{bucketAccounts, bucketKeys, bucketKeyHashes, bucketPolicies, bucketContents, bucketUsage, bucketIdem} {
 			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 				return err
 			}
@@ -197,7 +203,7 @@ func (s *Store) RevokeKey(ctx context.Context, id string, at time.Time) (account
 }
 
 // CreatePolicy implements store.Store.
-func (s *Store) CreatePolicy(ctx context.Context, p store.Policy) error {
+func (s *Store) CreatePolicy(ctx context.Context, p store.Policy, opt store.CreateOptions) error {
 	if p.ID == "" || p.AccountID == "" {
 		return errs.E(errs.Internal, "invalid_policy", "policy id and account id are required")
 	}
@@ -236,8 +242,17 @@ func (s *Store) CreatePolicy(ctx context.Context, p store.Policy) error {
 			return err
 		}
 		month := []byte(store.Month(p.CreatedAt))
+		used := decodeCount(usage.Get(month))
+		if opt.Quota > 0 && used >= uint64(opt.Quota) {
+			return store.ErrQuotaExceeded // bbolt rolls the puts above back
+		}
+		if r := opt.Idempotency; r != nil {
+			if err := completeIdem(tx, *r); err != nil {
+				return err
+			}
+		}
 		var n [8]byte
-		binary.BigEndian.PutUint64(n[:], decodeCount(usage.Get(month))+1)
+		binary.BigEndian.PutUint64(n[:], used+1)
 		return usage.Put(month, n[:])
 	})
 }
@@ -350,6 +365,142 @@ func (s *Store) GenerationCount(ctx context.Context, accountID, month string) (i
 		return nil
 	})
 	return int(n), err
+}
+
+// idemRecord is an idempotency key's record as stored.
+type idemRecord struct {
+	Fingerprint string    `json:"fp"`
+	Owner       string    `json:"owner"`
+	Done        bool      `json:"done"`
+	LeaseUntil  time.Time `json:"leaseUntil"`
+	CreatedAt   time.Time `json:"createdAt"`
+	Status      int       `json:"status,omitempty"`
+	Location    string    `json:"location,omitempty"`
+	Body        []byte    `json:"body,omitempty"` // gzip
+}
+
+// BeginIdempotent implements store.Store.
+func (s *Store) BeginIdempotent(ctx context.Context, c store.IdempotencyClaim, fingerprint string, now time.Time) (*store.IdempotencyRecord, error) {
+	var held *store.IdempotencyRecord
+	err := s.update(ctx, func(tx *bbolt.Tx) error {
+		b, err := accountBucket(tx, bucketIdem, c.AccountID, true)
+		if err != nil {
+			return err
+		}
+		var old idemRecord
+		switch err := getJSON(b, c.Key, &old, errNoRecord); {
+		case errors.Is(err, errNoRecord):
+		case err != nil:
+			return err
+		case now.Before(old.CreatedAt.Add(store.IdempotencyTTL)) && (old.Done || now.Before(old.LeaseUntil)):
+			held, err = recordOf(old)
+			return err
+		}
+		return putJSON(b, c.Key, idemRecord{
+			Fingerprint: fingerprint, Owner: c.Owner,
+			LeaseUntil: now.Add(store.IdempotencyLease), CreatedAt: now.UTC(),
+		})
+	})
+	return held, err
+}
+
+var errNoRecord = errors.New("no record")
+
+func recordOf(r idemRecord) (*store.IdempotencyRecord, error) {
+	out := &store.IdempotencyRecord{Fingerprint: r.Fingerprint, Done: r.Done, Status: r.Status, Location: r.Location, CreatedAt: r.CreatedAt}
+	if r.Done {
+		body, err := content.Decompress(r.Body)
+		if err != nil {
+			return nil, fmt.Errorf("decode idempotent body: %w", err)
+		}
+		out.Body = []byte(body)
+	}
+	return out, nil
+}
+
+// CompleteIdempotent implements store.Store.
+func (s *Store) CompleteIdempotent(ctx context.Context, r store.IdempotentResult) error {
+	return s.update(ctx, func(tx *bbolt.Tx) error { return completeIdem(tx, r) })
+}
+
+func completeIdem(tx *bbolt.Tx, r store.IdempotentResult) error {
+	b, err := accountBucket(tx, bucketIdem, r.Claim.AccountID, true)
+	if err != nil {
+		return err
+	}
+	var old idemRecord
+	if err := getJSON(b, r.Claim.Key, &old, store.ErrClaimLost); err != nil {
+		return err
+	}
+	if old.Owner != r.Claim.Owner || old.Done {
+		return store.ErrClaimLost
+	}
+	gz, err := content.Compress(string(r.Body))
+	if err != nil {
+		return err
+	}
+	old.Done, old.Status, old.Location, old.Body = true, r.Status, r.Location, gz
+	return putJSON(b, r.Claim.Key, old)
+}
+
+// ReleaseIdempotent implements store.Store.
+func (s *Store) ReleaseIdempotent(ctx context.Context, c store.IdempotencyClaim) error {
+	return s.update(ctx, func(tx *bbolt.Tx) error {
+		b, _ := accountBucket(tx, bucketIdem, c.AccountID, false)
+		if b == nil {
+			return nil
+		}
+		var old idemRecord
+		if err := getJSON(b, c.Key, &old, nil); err != nil || old.Owner != c.Owner || old.Done {
+			return err
+		}
+		return b.Delete([]byte(c.Key))
+	})
+}
+
+// CountRequest implements store.Store, in memory (see Store.rates).
+func (s *Store) CountRequest(ctx context.Context, accountID, keyID string, window time.Time, limit int) (int, bool, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, false, err
+	}
+	n, ok := s.rates.count(accountID+"/"+keyID, window, limit)
+	return n, ok, nil
+}
+
+// rateCounter holds the counts of the current windows.
+type rateCounter struct {
+	mu     sync.Mutex
+	counts map[rateKey]int
+	latest time.Time // the newest window seen; older ones are dropped
+}
+
+type rateKey struct {
+	key    string
+	window time.Time
+}
+
+func (c *rateCounter) count(key string, window time.Time, limit int) (int, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.counts == nil {
+		c.counts = map[rateKey]int{}
+	}
+	if window.After(c.latest) {
+		// A new window began: counters of windows before the previous one
+		// can no longer be asked for by a clock that only moves forward.
+		for k := range c.counts {
+			if k.window.Before(c.latest) {
+				delete(c.counts, k)
+			}
+		}
+		c.latest = window
+	}
+	k := rateKey{key, window}
+	if c.counts[k] >= limit {
+		return limit, false
+	}
+	c.counts[k]++
+	return c.counts[k], true
 }
 
 // view and update run fn in a transaction unless ctx is already done. The

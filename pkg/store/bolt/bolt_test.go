@@ -57,7 +57,7 @@ func TestReopenKeepsData(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := store.Policy{Summary: store.Summary{ID: ids.New(ids.Policy), AccountID: a.ID, CreatedAt: a.CreatedAt}, Content: "hello"}
-	if err := st.CreatePolicy(ctx, p); err != nil {
+	if err := st.CreatePolicy(ctx, p, store.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := st.Close(); err != nil {

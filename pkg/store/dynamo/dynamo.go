@@ -353,7 +353,7 @@ func (s *Store) RevokeKey(ctx context.Context, id string, at time.Time) (account
 
 // CreatePolicy implements store.Store: metadata, content and the month's
 // usage counter in one transaction.
-func (s *Store) CreatePolicy(ctx context.Context, p store.Policy) error {
+func (s *Store) CreatePolicy(ctx context.Context, p store.Policy, opt store.CreateOptions) error {
 	if p.ID == "" || p.AccountID == "" {
 		return errs.E(errs.Internal, "invalid_policy", "policy id and account id are required")
 	}
@@ -379,22 +379,42 @@ func (s *Store) CreatePolicy(ctx context.Context, p store.Policy) error {
 		return store.ErrTooLarge
 	}
 	notExists := aws.String("attribute_not_exists(pk)")
-	reasons, err := s.transact(ctx, "create policy", []types.TransactWriteItem{
+	usage := &types.Update{
+		TableName:                &s.table,
+		Key:                      itemKey(pk, usageSK(store.Month(p.CreatedAt))),
+		UpdateExpression:         aws.String("ADD #count :one SET #ttl = if_not_exists(#ttl, :ttl)"),
+		ExpressionAttributeNames: map[string]string{"#count": "count", "#ttl": AttrTTL},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":one": number(1),
+			":ttl": number(*epoch(p.CreatedAt.Add(UsageRetention))),
+		},
+	}
+	if opt.Quota > 0 {
+		// The quota is the counter's own condition: exact under any
+		// concurrency, and no read before the write.
+		usage.ConditionExpression = aws.String("attribute_not_exists(#count) OR #count < :quota")
+		usage.ExpressionAttributeValues[":quota"] = number(int64(opt.Quota))
+	}
+	items := []types.TransactWriteItem{
 		{Put: &types.Put{TableName: &s.table, Item: meta, ConditionExpression: notExists}},
 		{Put: &types.Put{TableName: &s.table, Item: body, ConditionExpression: notExists}},
-		{Update: &types.Update{
-			TableName:                &s.table,
-			Key:                      itemKey(pk, usageSK(store.Month(p.CreatedAt))),
-			UpdateExpression:         aws.String("ADD #count :one SET #ttl = if_not_exists(#ttl, :ttl)"),
-			ExpressionAttributeNames: map[string]string{"#count": "count", "#ttl": AttrTTL},
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":one": number(1),
-				":ttl": number(*epoch(p.CreatedAt.Add(UsageRetention))),
-			},
-		}},
-	})
-	if failed(reasons, 0) || failed(reasons, 1) {
+		{Update: usage},
+	}
+	if opt.Idempotency != nil {
+		u, err := s.completeUpdate(*opt.Idempotency)
+		if err != nil {
+			return s.internal("encode idempotency record", err)
+		}
+		items = append(items, types.TransactWriteItem{Update: u})
+	}
+	reasons, err := s.transact(ctx, "create policy", items)
+	switch {
+	case failed(reasons, 0) || failed(reasons, 1):
 		return store.ErrExists
+	case failed(reasons, 2):
+		return store.ErrQuotaExceeded
+	case failed(reasons, 3):
+		return store.ErrClaimLost
 	}
 	return err
 }

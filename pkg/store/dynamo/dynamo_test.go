@@ -80,7 +80,7 @@ func TestItemLayout(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := store.Policy{Summary: store.Summary{ID: ids.NewAt(ids.Policy, now), AccountID: a.ID, CreatedAt: now}, Content: "# Policy\n"}
-	if err := st.CreatePolicy(ctx, p); err != nil {
+	if err := st.CreatePolicy(ctx, p, store.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -216,7 +216,7 @@ func TestOversizedItemIsTooLarge(t *testing.T) {
 		},
 		Content: string(gzipResistant),
 	}
-	err := st.CreatePolicy(ctx, p)
+	err := st.CreatePolicy(ctx, p, store.CreateOptions{})
 	if e := errs.As(err); e == nil || e.Code != store.ErrTooLarge.Code {
 		t.Fatalf("CreatePolicy(item over 400 KB) = %v, want %s", err, store.ErrTooLarge.Code)
 	}
@@ -228,7 +228,7 @@ func TestOversizedItemIsTooLarge(t *testing.T) {
 	}
 	// The same policy with ordinary metadata fits.
 	p.BusinessName = "Acme"
-	if err := st.CreatePolicy(ctx, p); err != nil {
+	if err := st.CreatePolicy(ctx, p, store.CreateOptions{}); err != nil {
 		t.Fatalf("CreatePolicy(item under 400 KB): %v", err)
 	}
 }

@@ -42,7 +42,7 @@ func TestOutagesAreUnavailable(t *testing.T) {
 		"Account":   func(c context.Context, s store.Store) error { _, err := s.Account(c, "acct_x"); return err },
 		"KeyByHash": func(c context.Context, s store.Store) error { _, err := s.KeyByHash(c, "h"); return err },
 		"CreatePolicy": func(c context.Context, s store.Store) error {
-			return s.CreatePolicy(c, store.Policy{Summary: store.Summary{ID: "pol_x", AccountID: "acct_x", CreatedAt: now}, Content: "x"})
+			return s.CreatePolicy(c, store.Policy{Summary: store.Summary{ID: "pol_x", AccountID: "acct_x", CreatedAt: now}, Content: "x"}, store.CreateOptions{})
 		},
 		"ListPolicies": func(c context.Context, s store.Store) error {
 			_, err := s.ListPolicies(c, "acct_x", store.ListOptions{Limit: 10})

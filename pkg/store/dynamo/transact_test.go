@@ -99,7 +99,7 @@ func TestTransactRetriesConflicts(t *testing.T) {
 				Credentials:  credentials.NewStaticCredentialsProvider("test", "test", ""),
 				BaseEndpoint: aws.String(srv.URL),
 			})
-			err := dynamo.New(client, "t").CreatePolicy(t.Context(), policy())
+			err := dynamo.New(client, "t").CreatePolicy(t.Context(), policy(), store.CreateOptions{})
 			switch {
 			case !c.wantErr && err != nil:
 				t.Errorf("CreatePolicy: %v, want success", err)

@@ -27,7 +27,7 @@ func BenchmarkCreatePolicy(b *testing.B, open BenchOpener) {
 	for b.Loop() {
 		p := newPolicy(acct, at)
 		p.Content = benchContent
-		if err := st.CreatePolicy(b.Context(), p); err != nil {
+		if err := st.CreatePolicy(b.Context(), p, store.CreateOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -74,7 +74,7 @@ func seed(b *testing.B, st store.Store, n int) string {
 	for i := range n {
 		p := newPolicy(acct, start.Add(time.Duration(i)*time.Second))
 		p.Content = benchContent
-		if err := st.CreatePolicy(b.Context(), p); err != nil {
+		if err := st.CreatePolicy(b.Context(), p, store.CreateOptions{}); err != nil {
 			b.Fatal(fmt.Errorf("seed policy %d: %w", i, err))
 		}
 	}

@@ -52,6 +52,9 @@ func Run(t *testing.T, open Opener) {
 		{"Policies", policyTests},
 		{"List", listTests},
 		{"Usage", usageTests},
+		{"Quota", quotaTests},
+		{"Rate", rateTests},
+		{"Idempotency", idempotencyTests},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {
@@ -289,7 +292,7 @@ var policyTests = []test{
 		dup.ID = p.ID
 		dup.Content = "something else"
 		dup.BusinessName = "Other"
-		wantKind(t, "CreatePolicy(duplicate)", st.CreatePolicy(ctx(t), dup), errs.Conflict)
+		wantKind(t, "CreatePolicy(duplicate)", st.CreatePolicy(ctx(t), dup, store.CreateOptions{}), errs.Conflict)
 		got, err := st.Policy(ctx(t), acct, p.ID)
 		if err != nil || !reflect.DeepEqual(got, p) {
 			t.Errorf("after a duplicate create: Policy = %+v, %v; want the first one unchanged", got, err)
@@ -383,7 +386,7 @@ var policyTests = []test{
 		// under the limit as stored.
 		big := newPolicy(acct, base)
 		big.Content = randomText(store.MaxStoredContent + 16<<10)
-		err := st.CreatePolicy(ctx(t), big)
+		err := st.CreatePolicy(ctx(t), big, store.CreateOptions{})
 		wantKind(t, "CreatePolicy(too large)", err, errs.TooLarge)
 		if e := errs.As(err); e == nil || e.Code != store.ErrTooLarge.Code {
 			t.Errorf("CreatePolicy(too large) = %v, want code %s", err, store.ErrTooLarge.Code)
@@ -466,7 +469,7 @@ var policyTests = []test{
 			p.Content = fmt.Sprintf("policy %d\n%s", i, largeText(4<<10))
 			created[i] = p.ID
 			wg.Go(func() {
-				if err := st.CreatePolicy(ctx(t), p); err != nil {
+				if err := st.CreatePolicy(ctx(t), p, store.CreateOptions{}); err != nil {
 					errc <- fmt.Errorf("policy %d: %w", i, err)
 				}
 			})
@@ -811,7 +814,7 @@ func mustCreateKey(t *testing.T, st store.Store, k account.Key) {
 
 func mustCreatePolicy(t *testing.T, st store.Store, p store.Policy) {
 	t.Helper()
-	if err := st.CreatePolicy(ctx(t), p); err != nil {
+	if err := st.CreatePolicy(ctx(t), p, store.CreateOptions{}); err != nil {
 		t.Fatalf("CreatePolicy: %v", err)
 	}
 }
