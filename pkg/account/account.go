@@ -34,6 +34,31 @@ func ParsePlan(s string) (Plan, bool) {
 // Starter and Pro accounts use the web dashboard only.
 func (p Plan) HasAPIAccess() bool { return p == Agency }
 
+// Limits are what a plan allows (docs/LIMITS.md states the same numbers; a
+// test keeps them in step).
+type Limits struct {
+	// MonthlyGenerations is how many policies an account may generate in a
+	// UTC calendar month, through any channel (API, dashboard, bulk).
+	MonthlyGenerations int
+	// RequestsPerMinute is how many requests one key may make in a minute
+	// (a fixed window starting on the minute, UTC).
+	RequestsPerMinute int
+}
+
+var planLimits = map[Plan]Limits{
+	Starter: {MonthlyGenerations: 10, RequestsPerMinute: 30},
+	Pro:     {MonthlyGenerations: 100, RequestsPerMinute: 60},
+	Agency:  {MonthlyGenerations: 5000, RequestsPerMinute: 300},
+}
+
+// Limits returns the plan's limits; an unknown plan gets Starter's.
+func (p Plan) Limits() Limits {
+	if l, ok := planLimits[p]; ok {
+		return l
+	}
+	return planLimits[Starter]
+}
+
 // Valid reports whether p is a known plan in its canonical spelling.
 func (p Plan) Valid() bool {
 	q, ok := ParsePlan(string(p))

@@ -186,6 +186,9 @@ func (s *server) routeHandler(rt route) http.Handler {
 		if err := auth.RequireAPIAccess(p); err != nil {
 			return err
 		}
+		if err := s.limitRate(w, r, p); err != nil {
+			return err
+		}
 		if rt.jsonBody {
 			mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 			// JSON is UTF-8 (RFC 8259 §8.1); a body declared in another
@@ -201,7 +204,11 @@ func (s *server) routeHandler(rt route) http.Handler {
 			}
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
-		return rt.handler(s, w, r)
+		handler := func(w http.ResponseWriter, r *http.Request) error { return rt.handler(s, w, r) }
+		if r.Method == http.MethodPost {
+			return s.idempotent(w, r, rt.Path, handler)
+		}
+		return handler(w, r)
 	})
 }
 

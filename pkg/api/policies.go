@@ -111,16 +111,34 @@ func (s *server) handleGenerate(w http.ResponseWriter, r *http.Request) error {
 		},
 		Content: res.Content,
 	}
-	if err := s.store.CreatePolicy(r.Context(), pol); err != nil {
-		if errors.Is(err, store.ErrTooLarge) {
+	location := "/v1/policies/" + pol.ID
+	out := encodeJSON(policyObject{summaryJSON(pol.Summary), pol.Content})
+	quota := p.Account.Plan.Limits().MonthlyGenerations
+	opt := store.CreateOptions{Quota: quota}
+	idem := idempotency(r.Context())
+	if idem != nil {
+		// The outcome is stored with the policy, in one write: a client
+		// that never saw this response gets exactly it on retry.
+		opt.Idempotency = &store.IdempotentResult{Claim: idem.claim, Status: http.StatusCreated, Location: location, Body: out, At: now}
+	}
+	if err := s.store.CreatePolicy(r.Context(), pol, opt); err != nil {
+		switch {
+		case errors.Is(err, store.ErrTooLarge):
 			// The request was small; what it asks for is too big to keep.
 			return errs.E(errs.Unprocessable, "policy_too_large",
 				"the generated policy is larger than a policy can be stored (%d KiB compressed)", store.MaxStoredContent>>10)
+		case errors.Is(err, store.ErrQuotaExceeded):
+			return quotaExceeded(w, now, quota)
+		case errors.Is(err, store.ErrClaimLost):
+			return errIdempotencyInProgress
 		}
 		return internal(err, "create policy")
 	}
-	w.Header().Set("Location", "/v1/policies/"+pol.ID)
-	writeJSON(w, http.StatusCreated, "application/json", policyObject{summaryJSON(pol.Summary), pol.Content})
+	if idem != nil {
+		idem.completed = true
+	}
+	w.Header().Set("Location", location)
+	writeBody(w, http.StatusCreated, "application/json", out)
 	return nil
 }
 

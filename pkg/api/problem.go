@@ -104,6 +104,11 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 // writeJSON writes v as the whole response body. HTML escaping is off: the
 // body is never embedded in HTML, and policy content keeps its < and >.
 func writeJSON(w http.ResponseWriter, status int, contentType string, v any) {
+	writeBody(w, status, contentType, encodeJSON(v))
+}
+
+// encodeJSON is the one JSON encoding of response bodies.
+func encodeJSON(v any) []byte {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -111,9 +116,14 @@ func writeJSON(w http.ResponseWriter, status int, contentType string, v any) {
 		// Only our own response types reach here; they always encode.
 		panic(err)
 	}
+	return buf.Bytes()
+}
+
+// writeBody writes body as the whole response.
+func writeBody(w http.ResponseWriter, status int, contentType string, body []byte) {
 	h := w.Header()
 	h.Set("Content-Type", contentType)
-	h.Set("Content-Length", strconv.Itoa(buf.Len()))
+	h.Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)
-	w.Write(buf.Bytes())
+	w.Write(body)
 }
