@@ -346,11 +346,13 @@ func TestTemplateIAMIsLeastPrivilege(t *testing.T) {
 	tp := loadTemplate(t)
 	// What each route's store calls need (see docs/DEPLOY.md, "IAM").
 	want := map[string][]string{
-		"GeneratePolicyFunction": {"dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "secretsmanager:GetSecretValue"},
-		"ListPoliciesFunction":   {"dynamodb:GetItem", "dynamodb:Query", "secretsmanager:GetSecretValue"},
-		"GetPolicyFunction":      {"dynamodb:GetItem", "secretsmanager:GetSecretValue"},
-		"DeletePolicyFunction":   {"dynamodb:DeleteItem", "dynamodb:GetItem", "secretsmanager:GetSecretValue"},
-		"GetProfileFunction":     {"dynamodb:GetItem", "secretsmanager:GetSecretValue"},
+		// Every route counts the request against the key's rate (UpdateItem);
+		// generate also claims (PutItem) and releases (DeleteItem) idempotency keys.
+		"GeneratePolicyFunction": {"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "secretsmanager:GetSecretValue"},
+		"ListPoliciesFunction":   {"dynamodb:GetItem", "dynamodb:Query", "dynamodb:UpdateItem", "secretsmanager:GetSecretValue"},
+		"GetPolicyFunction":      {"dynamodb:GetItem", "dynamodb:UpdateItem", "secretsmanager:GetSecretValue"},
+		"DeletePolicyFunction":   {"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:UpdateItem", "secretsmanager:GetSecretValue"},
+		"GetProfileFunction":     {"dynamodb:GetItem", "dynamodb:UpdateItem", "secretsmanager:GetSecretValue"},
 		"FallbackFunction":       nil,
 	}
 	for _, fn := range tp.functions() {

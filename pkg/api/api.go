@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/policygen/policygen/pkg/account"
 	"github.com/policygen/policygen/pkg/auth"
 	"github.com/policygen/policygen/pkg/store"
 )
@@ -26,6 +27,9 @@ type Deps struct {
 	Auth   *auth.Authenticator
 	Now    func() time.Time
 	Logger *slog.Logger
+	// Limits gives a plan's quota and rate; nil means account.Plan.Limits
+	// (docs/LIMITS.md). Tests set small limits.
+	Limits func(account.Plan) account.Limits
 }
 
 // Limits that are part of the API contract (docs/API.md, openapi.yaml).
@@ -44,10 +48,14 @@ type server struct {
 	auth   *auth.Authenticator
 	now    func() time.Time
 	logger *slog.Logger
+	limits func(account.Plan) account.Limits
 }
 
 func newServer(d Deps) *server {
-	s := &server{store: d.Store, auth: d.Auth, now: d.Now, logger: d.Logger}
+	s := &server{store: d.Store, auth: d.Auth, now: d.Now, logger: d.Logger, limits: d.Limits}
+	if s.limits == nil {
+		s.limits = account.Plan.Limits
+	}
 	if s.now == nil {
 		s.now = time.Now
 	}

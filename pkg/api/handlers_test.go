@@ -838,7 +838,9 @@ func TestGeneratePolicyTooLarge(t *testing.T) {
 // store.MaxStoredContent (which today's field limits cannot reach).
 type tooLargeStore struct{ store.Store }
 
-func (tooLargeStore) CreatePolicy(context.Context, store.Policy, store.CreateOptions) error { return store.ErrTooLarge }
+func (tooLargeStore) CreatePolicy(context.Context, store.Policy, store.CreateOptions) error {
+	return store.ErrTooLarge
+}
 
 // faultyStore fails or panics on ListPolicies, to exercise the 500 paths.
 type faultyStore struct {

@@ -43,7 +43,7 @@ func secondsUntil(now, t time.Time) int {
 // rate_limited with Retry-After.
 func (s *server) limitRate(w http.ResponseWriter, r *http.Request, p auth.Principal) error {
 	now := s.now().UTC()
-	limit := p.Account.Plan.Limits().RequestsPerMinute
+	limit := s.limits(p.Account.Plan).RequestsPerMinute
 	window := now.Truncate(RateWindow)
 	n, ok, err := s.store.CountRequest(r.Context(), p.Account.ID, p.Key.ID, window, limit)
 	if err != nil {
@@ -74,12 +74,30 @@ func quotaExceeded(w http.ResponseWriter, now time.Time, quota int) error {
 	secs := secondsUntil(now, reset)
 	h := w.Header()
 	month := int(reset.Sub(monthStart(now)) / time.Second)
-	h.Add("RateLimit-Policy", fmt.Sprintf(`"%s";q=%d;w=%d`, quotaPolicyName, quota, month))
-	h.Add("RateLimit", fmt.Sprintf(`"%s";r=0;t=%d`, quotaPolicyName, secs))
+	appendField(h, "RateLimit-Policy", fmt.Sprintf(`"%s";q=%d;w=%d`, quotaPolicyName, quota, month))
+	appendField(h, "RateLimit", fmt.Sprintf(`"%s";r=0;t=%d`, quotaPolicyName, secs))
 	h.Set("Retry-After", strconv.Itoa(secs))
 	return errs.E(errs.TooManyRequests, "quota_exceeded",
 		"the plan's %d generations for %s are used up; the quota resets at %s",
 		quota, store.Month(now), reset.Format(time.RFC3339))
+}
+
+// appendField adds a member to a list-valued field in the one line the
+// RateLimit fields are sent in.
+func appendField(h http.Header, name, member string) {
+	if v := h.Get(name); v != "" {
+		member = v + ", " + member
+	}
+	h.Set(name, member)
+}
+
+// Fingerprint identifies a request for Idempotency-Key: its method, route
+// pattern and body bytes. A retry must match it to get the stored outcome.
+func Fingerprint(method, route string, body []byte) string {
+	h := sha256.New()
+	h.Write([]byte(method + " " + route + idempotencyFingerprintSep))
+	h.Write(body)
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // IdempotencyKeyHeader is the request header of idempotent POSTs.
@@ -152,8 +170,7 @@ func (s *server) idempotent(w http.ResponseWriter, r *http.Request, route string
 		return errs.Wrap(err, errs.Invalid, "invalid_body", "the request body could not be read")
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
-	sum := sha256.Sum256([]byte(r.Method + " " + route + idempotencyFingerprintSep + string(body)))
-	fp := hex.EncodeToString(sum[:])
+	fp := Fingerprint(r.Method, route, body)
 
 	p := info(r.Context()).principal
 	st := &idemState{claim: store.IdempotencyClaim{AccountID: p.Account.ID, Key: vals[0], Owner: ids.New(idempotencyOwnerIDPrefix)}}

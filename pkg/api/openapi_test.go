@@ -20,6 +20,7 @@ import (
 
 	"github.com/policygen/policygen/pkg/account"
 	"github.com/policygen/policygen/pkg/api"
+	"github.com/policygen/policygen/pkg/store"
 	"github.com/policygen/policygen/pkg/compliance"
 	"github.com/policygen/policygen/pkg/policy"
 )
@@ -369,6 +370,40 @@ func TestOpenAPIResponses(t *testing.T) {
 	} {
 		if rec := e.do(r); rec.Code != http.StatusServiceUnavailable {
 			t.Errorf("%s %s with the store down: %d", r.method, r.path, rec.Code)
+		}
+	}
+
+	// 409 and 429 on a key with small limits: an idempotent request still
+	// running, the monthly quota, then every route over the rate.
+	lim := newEnv(t)
+	lim.spec = e.spec
+	lim.deps.Limits = func(account.Plan) account.Limits {
+		return account.Limits{MonthlyGenerations: 1, RequestsPerMinute: 3}
+	}
+	lim.h = api.NewServer(lim.deps)
+	limAcct, limKey := lim.account(account.Agency)
+	claim := store.IdempotencyClaim{AccountID: limAcct, Key: "running", Owner: "other-request"}
+	if _, err := lim.store.BeginIdempotent(t.Context(), claim, fingerprintOf(validBody), lim.clock.Now()); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []int{http.StatusConflict, http.StatusCreated, http.StatusTooManyRequests} {
+		r := request{method: "POST", path: "/v1/policies/generate", key: limKey, body: validBody}
+		if want == http.StatusConflict {
+			r.header = http.Header{"Idempotency-Key": {"running"}}
+		}
+		if rec := lim.do(r); rec.Code != want {
+			t.Errorf("limits: %d, want %d: %s", rec.Code, want, rec.Body)
+		}
+	}
+	for _, r := range []request{
+		{method: "POST", path: "/v1/policies/generate", key: limKey, body: validBody},
+		{method: "GET", path: "/v1/policies", key: limKey},
+		{method: "GET", path: "/v1/policies/" + id, key: limKey},
+		{method: "DELETE", path: "/v1/policies/" + id, key: limKey},
+		{method: "GET", path: "/v1/auth/profile", key: limKey},
+	} {
+		if rec := lim.do(r); rec.Code != http.StatusTooManyRequests {
+			t.Errorf("%s %s over the rate: %d", r.method, r.path, rec.Code)
 		}
 	}
 

@@ -113,7 +113,7 @@ func (s *server) handleGenerate(w http.ResponseWriter, r *http.Request) error {
 	}
 	location := "/v1/policies/" + pol.ID
 	out := encodeJSON(policyObject{summaryJSON(pol.Summary), pol.Content})
-	quota := p.Account.Plan.Limits().MonthlyGenerations
+	quota := s.limits(p.Account.Plan).MonthlyGenerations
 	opt := store.CreateOptions{Quota: quota}
 	idem := idempotency(r.Context())
 	if idem != nil {

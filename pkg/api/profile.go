@@ -11,7 +11,14 @@ import (
 type profile struct {
 	Account profileAccount `json:"account"`
 	Key     profileKey     `json:"key"`
+	Limits  profileLimits  `json:"limits"`
 	Usage   profileUsage   `json:"usage"`
+}
+
+// profileLimits are the account's plan limits (docs/LIMITS.md).
+type profileLimits struct {
+	MonthlyGenerations int `json:"monthlyGenerations"`
+	RequestsPerMinute  int `json:"requestsPerMinute"`
 }
 
 type profileAccount struct {
@@ -34,15 +41,19 @@ type profileKey struct {
 type profileUsage struct {
 	Month       string `json:"month"` // UTC, YYYY-MM
 	Generations int    `json:"generations"`
+	Remaining   int    `json:"remaining"` // generations left this month
+	ResetsAt    string `json:"resetsAt"`  // start of next month, UTC
 }
 
 func (s *server) handleProfile(w http.ResponseWriter, r *http.Request) error {
 	p := info(r.Context()).principal
-	month := store.Month(s.now())
+	now := s.now()
+	month := store.Month(now)
 	n, err := s.store.GenerationCount(r.Context(), p.Account.ID, month)
 	if err != nil {
 		return internal(err, "generation count")
 	}
+	lim := s.limits(p.Account.Plan)
 	out := profile{
 		Account: profileAccount{
 			ID:        p.Account.ID,
@@ -58,7 +69,13 @@ func (s *server) handleProfile(w http.ResponseWriter, r *http.Request) error {
 			Last4:     p.Key.Last4,
 			CreatedAt: timeJSON(p.Key.CreatedAt),
 		},
-		Usage: profileUsage{Month: month, Generations: n},
+		Limits: profileLimits{MonthlyGenerations: lim.MonthlyGenerations, RequestsPerMinute: lim.RequestsPerMinute},
+		Usage: profileUsage{
+			Month:       month,
+			Generations: n,
+			Remaining:   max(lim.MonthlyGenerations-n, 0),
+			ResetsAt:    timeJSON(monthStart(now).AddDate(0, 1, 0)),
+		},
 	}
 	if p.Key.ExpiresAt != nil {
 		e := timeJSON(*p.Key.ExpiresAt)

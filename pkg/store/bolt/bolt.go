@@ -87,7 +87,7 @@ func Open(path string) (*Store, error) {
 				return err
 			}
 		}
-		return nil
+		return dropPendingClaims(tx)
 	})
 	if err != nil {
 		db.Close()
@@ -405,6 +405,32 @@ func (s *Store) BeginIdempotent(ctx context.Context, c store.IdempotencyClaim, f
 }
 
 var errNoRecord = errors.New("no record")
+
+// dropPendingClaims removes the idempotency claims that never completed.
+// The file is locked to one process, so at Open no request is running: a
+// pending claim belongs to a process that died (kill -9, power loss) before
+// its write, and nothing it claimed was stored. Dropping it lets a client's
+// retry proceed at once instead of waiting for the lease to end.
+func dropPendingClaims(tx *bbolt.Tx) error {
+	top := tx.Bucket(bucketIdem)
+	return top.ForEachBucket(func(acct []byte) error {
+		b := top.Bucket(acct)
+		var pending [][]byte
+		err := b.ForEach(func(k, v []byte) error {
+			var r idemRecord
+			if json.Unmarshal(v, &r) == nil && !r.Done {
+				pending = append(pending, append([]byte(nil), k...))
+			}
+			return nil
+		})
+		for _, k := range pending {
+			if err == nil {
+				err = b.Delete(k)
+			}
+		}
+		return err
+	})
+}
 
 func recordOf(r idemRecord) (*store.IdempotencyRecord, error) {
 	out := &store.IdempotencyRecord{Fingerprint: r.Fingerprint, Done: r.Done, Status: r.Status, Location: r.Location, CreatedAt: r.CreatedAt}
