@@ -20,9 +20,9 @@ import (
 
 	"github.com/policygen/policygen/pkg/account"
 	"github.com/policygen/policygen/pkg/api"
-	"github.com/policygen/policygen/pkg/store"
 	"github.com/policygen/policygen/pkg/compliance"
 	"github.com/policygen/policygen/pkg/policy"
+	"github.com/policygen/policygen/pkg/store"
 )
 
 const specURL = "file:///openapi.json"
