@@ -27,14 +27,33 @@ FUNCTIONS := GeneratePolicyFunction:generate-policy \
 
 LAMBDA_BUILD = CGO_ENABLED=0 GOOS=linux GOARCH=$(GOARCH) $(GO) build -trimpath -tags lambda.norpc -ldflags='-s -w' -o $(ARTIFACTS_DIR)/bootstrap
 
-.PHONY: run test bench build lint dynamodb-local clean
+.PHONY: run test bench build lint fuzz fuzz-smoke dynamodb-local clean
 
 run:
 	$(GO) run ./cmd/policyd --addr $(ADDR) --store bolt:$(DATA_DIR)/policygen.db
 
 test: dynamodb-local
 	$(GO) test -count=1 ./...
+	$(MAKE) --no-print-directory fuzz-smoke FUZZTIME=3s
 	$(MAKE) lint
+
+# Native Go fuzz targets (package:target). Their seed corpora under
+# testdata/fuzz run with every `go test`; `make test` also fuzzes each for a
+# few seconds, `make fuzz` for FUZZTIME each (default 1m). go test -fuzz
+# takes one target per run.
+FUZZ_TARGETS := ./pkg/policy:FuzzParseRequest \
+                ./pkg/api:FuzzListQuery \
+                ./pkg/api:FuzzGenerate \
+                ./pkg/auth:FuzzParseAuthorization \
+                ./pkg/auth:FuzzCheckFormat
+FUZZTIME ?= 1m
+
+fuzz fuzz-smoke:
+	@for t in $(FUZZ_TARGETS); do \
+	  pkg=$${t%%:*}; name=$${t##*:}; \
+	  echo "fuzz $$name ($$pkg) for $(FUZZTIME)"; \
+	  $(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	done
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

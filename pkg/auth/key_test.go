@@ -225,3 +225,30 @@ func FuzzCheckFormat(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseAuthorization: any Authorization value either yields a token
+// (non-empty, no surrounding blanks) or missing_api_key; a Bearer header
+// around a key this package made always yields that key. Seeds:
+// testdata/fuzz/FuzzParseAuthorization.
+func FuzzParseAuthorization(f *testing.F) {
+	valid, err := NewKey()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add("Bearer " + valid)
+	f.Fuzz(func(t *testing.T, header string) {
+		tok, err := ParseAuthorization(header)
+		if err != nil {
+			if e := errs.As(err); e == nil || e.Code != "missing_api_key" {
+				t.Fatalf("ParseAuthorization(%q) = %v", header, err)
+			}
+		} else if tok == "" || tok[0] == ' ' || strings.HasSuffix(tok, " ") || strings.HasSuffix(tok, "\t") {
+			t.Fatalf("ParseAuthorization(%q) = %q", header, tok)
+		}
+		for _, h := range []string{"Bearer " + valid, "bearer  " + valid, " Bearer " + valid + " "} {
+			if got, err := ParseAuthorization(h); err != nil || got != valid {
+				t.Fatalf("ParseAuthorization(%q) = %q, %v", h, got, err)
+			}
+		}
+	})
+}
