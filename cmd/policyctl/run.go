@@ -28,9 +28,11 @@ Commands:
   account create   --email E --plan agency|pro|starter [--name N] [--expires-in D]
                    Create an account and its first API key.
   account show     --account ID
+  account list     Every account with its keys (prefix, last4, state; never hashes).
   account set-plan --account ID --plan agency|pro|starter
                    Running functions see the change within KEY_CACHE_TTL (default 5s).
   key create       --account ID [--expires-in D]      (D is a Go duration, e.g. 720h)
+  key list         --account ID                        The account's keys, revoked ones included.
   key show         --key-id ID
   key revoke       --key-id ID
                    The key stops working within KEY_CACHE_TTL (default 5s).
@@ -112,8 +114,10 @@ type command struct {
 var commands = []command{
 	{"account create", (*cli).accountCreate},
 	{"account show", (*cli).accountShow},
+	{"account list", (*cli).accountList},
 	{"account set-plan", (*cli).accountSetPlan},
 	{"key create", (*cli).keyCreate},
+	{"key list", (*cli).keyList},
 	{"key show", (*cli).keyShow},
 	{"key revoke", (*cli).keyRevoke},
 	{"key rotate", (*cli).keyRotate},
@@ -264,7 +268,23 @@ func (c *cli) print(v any) error {
 	return enc.Encode(v)
 }
 
-// Output shapes. Times are RFC 3339 UTC; absent times are null.
+// Output shapes. Times are RFC 3339 UTC in whole seconds, as the API
+// prints them; absent times are null.
+
+// stamp is a time printed as the API prints times.
+type stamp time.Time
+
+func (s stamp) MarshalJSON() ([]byte, error) {
+	return []byte(`"` + time.Time(s).UTC().Format(time.RFC3339) + `"`), nil
+}
+
+func stampOf(t *time.Time) *stamp {
+	if t == nil {
+		return nil
+	}
+	s := stamp(*t)
+	return &s
+}
 
 type accountOut struct {
 	AccountID string       `json:"accountId"`
@@ -272,30 +292,41 @@ type accountOut struct {
 	Name      string       `json:"name"`
 	Plan      account.Plan `json:"plan"`
 	APIAccess bool         `json:"apiAccess"`
-	CreatedAt time.Time    `json:"createdAt"`
+	CreatedAt stamp        `json:"createdAt"`
+	// Keys is filled by account list only.
+	Keys []keyOut `json:"keys,omitempty"`
 }
 
 func newAccountOut(a account.Account) accountOut {
-	return accountOut{AccountID: a.ID, Email: a.Email, Name: a.Name, Plan: a.Plan, APIAccess: a.Plan.HasAPIAccess(), CreatedAt: a.CreatedAt}
+	return accountOut{AccountID: a.ID, Email: a.Email, Name: a.Name, Plan: a.Plan, APIAccess: a.Plan.HasAPIAccess(), CreatedAt: stamp(a.CreatedAt)}
 }
 
+// keyOut never has a field for the key's hash: nothing printed can leak it.
 type keyOut struct {
-	KeyID     string     `json:"keyId"`
-	APIKey    string     `json:"apiKey,omitempty"` // only when just issued
-	AccountID string     `json:"accountId"`
-	Prefix    string     `json:"prefix"`
-	Last4     string     `json:"last4"`
-	Status    string     `json:"status"`
-	CreatedAt time.Time  `json:"createdAt"`
-	ExpiresAt *time.Time `json:"expiresAt"`
-	RevokedAt *time.Time `json:"revokedAt"`
+	KeyID     string `json:"keyId"`
+	APIKey    string `json:"apiKey,omitempty"` // only when just issued
+	AccountID string `json:"accountId"`
+	Prefix    string `json:"prefix"`
+	Last4     string `json:"last4"`
+	Status    string `json:"status"`
+	CreatedAt stamp  `json:"createdAt"`
+	ExpiresAt *stamp `json:"expiresAt"`
+	RevokedAt *stamp `json:"revokedAt"`
 }
 
 func newKeyOut(k account.Key, secret string, now time.Time) keyOut {
 	return keyOut{
 		KeyID: k.ID, APIKey: secret, AccountID: k.AccountID, Prefix: k.Prefix, Last4: k.Last4,
-		Status: keyStatus(k, now), CreatedAt: k.CreatedAt, ExpiresAt: k.ExpiresAt, RevokedAt: k.RevokedAt,
+		Status: keyStatus(k, now), CreatedAt: stamp(k.CreatedAt), ExpiresAt: stampOf(k.ExpiresAt), RevokedAt: stampOf(k.RevokedAt),
 	}
+}
+
+func keysOut(keys []account.Key, now time.Time) []keyOut {
+	out := make([]keyOut, len(keys))
+	for i, k := range keys {
+		out[i] = newKeyOut(k, "", now)
+	}
+	return out
 }
 
 func keyStatus(k account.Key, now time.Time) string {
@@ -390,9 +421,9 @@ func (c *cli) accountCreate(ctx context.Context, args []string) error {
 		accountOut
 		KeyID     string     `json:"keyId"`
 		APIKey    string     `json:"apiKey"`
-		KeyLast4  string     `json:"keyLast4"`
-		ExpiresAt *time.Time `json:"expiresAt"`
-	}{newAccountOut(a), k.ID, secret, k.Last4, k.ExpiresAt})
+		KeyLast4  string `json:"keyLast4"`
+		ExpiresAt *stamp `json:"expiresAt"`
+	}{newAccountOut(a), k.ID, secret, k.Last4, stampOf(k.ExpiresAt)})
 }
 
 func (c *cli) accountShow(ctx context.Context, args []string) error {
@@ -411,6 +442,34 @@ func (c *cli) accountShow(ctx context.Context, args []string) error {
 		return err
 	}
 	return c.print(newAccountOut(a))
+}
+
+func (c *cli) accountList(ctx context.Context, args []string) error {
+	fs := newFlagSet("account list")
+	if err := c.parse(fs, args); err != nil {
+		return err
+	}
+	st, err := c.store(ctx)
+	if err != nil {
+		return err
+	}
+	accts, err := st.ListAccounts(ctx)
+	if err != nil {
+		return err
+	}
+	out := struct {
+		Accounts []accountOut `json:"accounts"`
+	}{Accounts: []accountOut{}}
+	for _, a := range accts {
+		keys, err := st.AccountKeys(ctx, a.ID)
+		if err != nil {
+			return err
+		}
+		ao := newAccountOut(a)
+		ao.Keys = keysOut(keys, c.now())
+		out.Accounts = append(out.Accounts, ao)
+	}
+	return c.print(out)
 }
 
 func (c *cli) accountSetPlan(ctx context.Context, args []string) error {
@@ -461,6 +520,26 @@ func (c *cli) keyCreate(ctx context.Context, args []string) error {
 		return err
 	}
 	return c.print(newKeyOut(k, secret, now))
+}
+
+func (c *cli) keyList(ctx context.Context, args []string) error {
+	fs := newFlagSet("key list")
+	id := fs.String("account", "", "account id")
+	if err := c.parse(fs, args, "account"); err != nil {
+		return err
+	}
+	st, err := c.store(ctx)
+	if err != nil {
+		return err
+	}
+	keys, err := st.AccountKeys(ctx, *id)
+	if err != nil {
+		return err
+	}
+	return c.print(struct {
+		AccountID string   `json:"accountId"`
+		Keys      []keyOut `json:"keys"`
+	}{*id, keysOut(keys, c.now())})
 }
 
 func (c *cli) keyShow(ctx context.Context, args []string) error {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -202,7 +203,7 @@ func TestKeyCommands(t *testing.T) {
 	if err := auth.CheckFormat(str(t, k, "apiKey")); err != nil || k["accountId"] != acctID || k["status"] != "active" || k["prefix"] != "pol_live_" {
 		t.Fatalf("key create: %v (%v)", k, err)
 	}
-	if exp := timeField(t, k, "expiresAt"); exp.Before(before.Add(720*time.Hour)) || exp.After(time.Now().Add(720*time.Hour)) {
+	if exp := timeField(t, k, "expiresAt"); exp.Before(before.Truncate(time.Second).Add(720*time.Hour)) || exp.After(time.Now().Add(720*time.Hour)) {
 		t.Fatalf("expiresAt %v, want 720h from now", exp)
 	}
 
@@ -223,7 +224,7 @@ func TestKeyCommands(t *testing.T) {
 	if err := auth.CheckFormat(str(t, rot, "apiKey")); err != nil {
 		t.Fatal(err)
 	}
-	if at := timeField(t, old, "revokedAt"); at.Before(before.Add(24 * time.Hour)) {
+	if at := timeField(t, old, "revokedAt"); at.Before(before.Truncate(time.Second).Add(24 * time.Hour)) {
 		t.Fatalf("old key revoked at %v, want after the 24h grace", at)
 	}
 	if rot["expiresAt"] == nil {
@@ -423,5 +424,85 @@ func TestDynamoDBFlow(t *testing.T) {
 	}
 	if show := ok(t, env, "--store", spec, "key", "show", "--key-id", str(t, k2, "keyId")); show["status"] != "revoked" {
 		t.Fatalf("old key after an immediate rotation: %v", show)
+	}
+}
+
+// TestListCommands: account list and key list show every account and key
+// with ids, emails, plans, prefixes, last four and states, times in whole
+// seconds as the API prints them, and never a key hash.
+func TestListCommands(t *testing.T) {
+	spec, _ := boltSpec(t)
+	a := ok(t, nil, "--store", spec, "account", "create", "--email", "a@example.com", "--plan", "agency", "--name", "Agency A")
+	b := ok(t, nil, "--store", spec, "account", "create", "--email", "b@example.com", "--plan", "pro")
+	aID, bID := str(t, a, "accountId"), str(t, b, "accountId")
+	second := ok(t, nil, "--store", spec, "key", "create", "--account", aID)
+	ok(t, nil, "--store", spec, "key", "revoke", "--key-id", str(t, second, "keyId"))
+	firstKeyID := str(t, a, "keyId")
+
+	whole := regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$`)
+	r := ctl(t, nil, "--store", spec, "account", "list")
+	if r.err != nil {
+		t.Fatal(r.err, r.stderr)
+	}
+	var listed struct {
+		Accounts []struct {
+			AccountID, Email, Plan, CreatedAt string
+			Keys                              []map[string]any
+		}
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &listed); err != nil {
+		t.Fatal(err)
+	}
+	if len(listed.Accounts) != 2 || listed.Accounts[0].AccountID != aID || listed.Accounts[1].AccountID != bID {
+		t.Fatalf("account list = %s", r.stdout)
+	}
+	got := listed.Accounts[0]
+	if got.Email != "a@example.com" || got.Plan != "agency" || !whole.MatchString(got.CreatedAt) || len(got.Keys) != 2 {
+		t.Errorf("account A = %+v", got)
+	}
+	states := map[string]string{}
+	for _, k := range got.Keys {
+		states[k["keyId"].(string)] = k["status"].(string)
+		if k["prefix"] != "pol_live_" || len(k["last4"].(string)) != 4 || !whole.MatchString(k["createdAt"].(string)) {
+			t.Errorf("key %v", k)
+		}
+	}
+	if states[firstKeyID] != "active" || states[str(t, second, "keyId")] != "revoked" {
+		t.Errorf("key states %v", states)
+	}
+	if len(listed.Accounts[1].Keys) != 1 || listed.Accounts[1].Plan != "pro" {
+		t.Errorf("account B = %+v", listed.Accounts[1])
+	}
+
+	kl := ok(t, nil, "--store", spec, "key", "list", "--account", aID)
+	if kl["accountId"] != aID || len(kl["keys"].([]any)) != 2 {
+		t.Errorf("key list = %v", kl)
+	}
+	rk := ctl(t, nil, "--store", spec, "key", "list", "--account", aID)
+
+	// No hash anywhere: read them from the store and look for them.
+	st, err := bolt.Open(strings.TrimPrefix(spec, "bolt:"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys, err := st.AccountKeys(t.Context(), aID)
+	st.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range keys {
+		if k.Hash == "" || strings.Contains(r.stdout, k.Hash) || strings.Contains(rk.stdout, k.Hash) {
+			t.Errorf("key %s: hash %q printed (or empty)", k.ID, k.Hash)
+		}
+	}
+	if strings.Contains(r.stdout+rk.stdout, `"hash"`) {
+		t.Error("a hash field is printed")
+	}
+
+	if r := ctl(t, nil, "--store", spec, "key", "list", "--account", "acct_nope"); r.err == nil || !strings.Contains(r.stderr, "account not found") {
+		t.Errorf("key list of an unknown account: %v %q", r.err, r.stderr)
+	}
+	if r := ctl(t, nil, "--store", spec, "key", "list"); !errors.As(r.err, new(usageError)) || !strings.Contains(r.stderr, "--account is required") {
+		t.Errorf("key list without --account: %v %q", r.err, r.stderr)
 	}
 }

@@ -76,6 +76,14 @@ func (ds *deadline) SetPlan(ctx context.Context, accountID string, plan account.
 	return call0(ds, ctx, func(c context.Context) error { return ds.s.SetPlan(c, accountID, plan) })
 }
 
+func (ds *deadline) ListAccounts(ctx context.Context) ([]account.Account, error) {
+	return call(ds, ctx, ds.s.ListAccounts)
+}
+
+func (ds *deadline) AccountKeys(ctx context.Context, accountID string) ([]account.Key, error) {
+	return call(ds, ctx, func(c context.Context) ([]account.Key, error) { return ds.s.AccountKeys(c, accountID) })
+}
+
 func (ds *deadline) HasAccounts(ctx context.Context) (bool, error) {
 	return call(ds, ctx, ds.s.HasAccounts)
 }

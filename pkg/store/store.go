@@ -72,6 +72,12 @@ type Store interface {
 	Account(ctx context.Context, id string) (account.Account, error)
 	// SetPlan changes an account's plan. NotFound if there is no such account.
 	SetPlan(ctx context.Context, accountID string, plan account.Plan) error
+	// ListAccounts returns every account, for operators (policyctl), in id
+	// order (ids sort by creation time).
+	ListAccounts(ctx context.Context) ([]account.Account, error)
+	// AccountKeys returns the account's keys, revoked and expired ones
+	// included, in id order. NotFound if there is no such account.
+	AccountKeys(ctx context.Context, accountID string) ([]account.Key, error)
 	// HasAccounts reports whether any account exists (used to seed a demo
 	// account on an empty local store).
 	HasAccounts(ctx context.Context) (bool, error)

@@ -202,6 +202,45 @@ func (s *Store) RevokeKey(ctx context.Context, id string, at time.Time) (account
 	return k, err
 }
 
+// ListAccounts implements store.Store.
+func (s *Store) ListAccounts(ctx context.Context) ([]account.Account, error) {
+	var out []account.Account
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
+		return tx.Bucket(bucketAccounts).ForEach(func(_, v []byte) error {
+			var a account.Account
+			if err := json.Unmarshal(v, &a); err != nil {
+				return err
+			}
+			a.CreatedAt = a.CreatedAt.UTC()
+			out = append(out, a)
+			return nil
+		})
+	})
+	return out, err
+}
+
+// AccountKeys implements store.Store: a walk of the keys bucket (an
+// operator's listing; the bucket holds every account's keys).
+func (s *Store) AccountKeys(ctx context.Context, accountID string) ([]account.Key, error) {
+	var out []account.Key
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
+		if tx.Bucket(bucketAccounts).Get([]byte(accountID)) == nil {
+			return store.ErrAccountNotFound
+		}
+		return tx.Bucket(bucketKeys).ForEach(func(_, v []byte) error {
+			var k account.Key
+			if err := json.Unmarshal(v, &k); err != nil {
+				return err
+			}
+			if k.AccountID == accountID {
+				out = append(out, normalize.Key(k))
+			}
+			return nil
+		})
+	})
+	return out, err
+}
+
 // CreatePolicy implements store.Store.
 func (s *Store) CreatePolicy(ctx context.Context, p store.Policy, opt store.CreateOptions) error {
 	if p.ID == "" || p.AccountID == "" {

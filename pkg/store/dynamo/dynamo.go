@@ -91,6 +91,10 @@ const (
 	skKeyID         = "KEYID"
 	pkStats         = "STATS"
 	skStatsAccounts = "ACCOUNTS"
+	// The operators' listings: one index item per account under
+	// ACCOUNTS, and one per key in its account's partition.
+	pkAccountIndex = "ACCOUNTS"
+	skKeyRefPrefix = "KEYREF#"
 )
 
 func keyPK(hash string) string   { return "KEY#" + hash }
@@ -170,6 +174,7 @@ func (s *Store) CreateAccount(ctx context.Context, a account.Account) error {
 			Item:                item,
 			ConditionExpression: aws.String("attribute_not_exists(pk)"),
 		}},
+		{Put: &types.Put{TableName: &s.table, Item: itemKey(pkAccountIndex, accountPK(a.ID))}},
 		{Update: &types.Update{
 			TableName:                 &s.table,
 			Key:                       itemKey(pkStats, skStatsAccounts),
@@ -246,6 +251,7 @@ func (s *Store) CreateKey(ctx context.Context, k account.Key) error {
 			Key:                 itemKey(accountPK(k.AccountID), skAccount),
 			ConditionExpression: aws.String("attribute_exists(pk)"),
 		}},
+		{Put: &types.Put{TableName: &s.table, Item: itemKey(accountPK(k.AccountID), skKeyRefPrefix+k.ID)}},
 	})
 	switch {
 	case failed(reasons, 2):

@@ -4,12 +4,15 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/policygen/policygen/pkg/account"
+	"github.com/policygen/policygen/pkg/errs"
 	"github.com/policygen/policygen/pkg/store"
 	"github.com/policygen/policygen/pkg/store/internal/content"
 )
@@ -193,4 +196,79 @@ func (s *Store) CountRequest(ctx context.Context, accountID, keyID string, windo
 		return 0, false, s.internal("count request", err)
 	}
 	return int(c.Count), true, nil
+}
+
+// ListAccounts implements store.Store: a Query of the account index, then
+// one GetItem per account (an operator's listing; docs/STORAGE.md).
+func (s *Store) ListAccounts(ctx context.Context) ([]account.Account, error) {
+	sks, err := s.sortKeys(ctx, "list accounts", pkAccountIndex, "ACCOUNT#")
+	if err != nil {
+		return nil, err
+	}
+	out := make([]account.Account, 0, len(sks))
+	for _, sk := range sks {
+		a, err := s.Account(ctx, strings.TrimPrefix(sk, "ACCOUNT#"))
+		if errs.Is(err, errs.NotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+// AccountKeys implements store.Store: a Query of the account's KEYREF#
+// items, then the key records (a key deleted by its TTL is left out).
+func (s *Store) AccountKeys(ctx context.Context, accountID string) ([]account.Key, error) {
+	if _, err := s.Account(ctx, accountID); err != nil {
+		return nil, err
+	}
+	sks, err := s.sortKeys(ctx, "list keys", accountPK(accountID), skKeyRefPrefix)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]account.Key, 0, len(sks))
+	for _, sk := range sks {
+		k, err := s.Key(ctx, strings.TrimPrefix(sk, skKeyRefPrefix))
+		if errs.Is(err, errs.NotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, k)
+	}
+	return out, nil
+}
+
+// sortKeys returns the sort keys under pk that begin with prefix, in order.
+func (s *Store) sortKeys(ctx context.Context, op, pk, prefix string) ([]string, error) {
+	var (
+		out   []string
+		start map[string]types.AttributeValue
+	)
+	for {
+		res, err := s.db.Query(ctx, &dynamodb.QueryInput{
+			TableName:                 &s.table,
+			KeyConditionExpression:    aws.String("pk = :pk AND begins_with(sk, :prefix)"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &types.AttributeValueMemberS{Value: pk}, ":prefix": &types.AttributeValueMemberS{Value: prefix}},
+			ProjectionExpression:      aws.String("sk"),
+			ConsistentRead:            aws.Bool(true),
+			ExclusiveStartKey:         start,
+		})
+		if err != nil {
+			return nil, s.internal(op, err)
+		}
+		for _, it := range res.Items {
+			if v, ok := it[AttrSK].(*types.AttributeValueMemberS); ok {
+				out = append(out, v.Value)
+			}
+		}
+		if len(res.LastEvaluatedKey) == 0 {
+			return out, nil
+		}
+		start = res.LastEvaluatedKey
+	}
 }

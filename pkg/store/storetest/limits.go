@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/policygen/policygen/pkg/account"
 	"github.com/policygen/policygen/pkg/errs"
 	"github.com/policygen/policygen/pkg/ids"
 	"github.com/policygen/policygen/pkg/store"
@@ -303,4 +304,57 @@ var idempotencyTests = []test{
 func c2Result(r store.IdempotentResult, c store.IdempotencyClaim) store.IdempotentResult {
 	r.Claim = c
 	return r
+}
+
+var listingTests = []test{
+	{"ListAccountsAndKeys", func(t *testing.T, st store.Store) {
+		a, b := newAccount(account.Agency), newAccount(account.Pro)
+		mustCreateAccount(t, st, a)
+		mustCreateAccount(t, st, b)
+		k1, k2 := newKey(a.ID, nil), newKey(a.ID, nil)
+		mustCreateKey(t, st, k1)
+		mustCreateKey(t, st, k2)
+		mustCreateKey(t, st, newKey(b.ID, nil))
+		if _, err := st.RevokeKey(ctx(t), k2.ID, base); err != nil {
+			t.Fatal(err)
+		}
+		// Other tests share the store: look for these accounts among all.
+		all, err := st.ListAccounts(ctx(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := map[string]account.Account{}
+		for _, x := range all {
+			found[x.ID] = x
+		}
+		for _, want := range []account.Account{a, b} {
+			got, ok := found[want.ID]
+			if !ok || got.Email != want.Email || got.Plan != want.Plan || !got.CreatedAt.Equal(want.CreatedAt) {
+				t.Errorf("ListAccounts: %s = %+v, %v; want %+v", want.ID, got, ok, want)
+			}
+		}
+		if err := st.SetPlan(ctx(t), b.ID, account.Agency); err != nil {
+			t.Fatal(err)
+		}
+		all, _ = st.ListAccounts(ctx(t))
+		for _, x := range all {
+			if x.ID == b.ID && x.Plan != account.Agency {
+				t.Errorf("ListAccounts after SetPlan: plan %s", x.Plan)
+			}
+		}
+		keys, err := st.AccountKeys(ctx(t), a.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(keys) != 2 {
+			t.Fatalf("AccountKeys = %d keys, want 2", len(keys))
+		}
+		byID := map[string]account.Key{keys[0].ID: keys[0], keys[1].ID: keys[1]}
+		if byID[k1.ID].RevokedAt != nil || byID[k2.ID].RevokedAt == nil || byID[k1.ID].Last4 != k1.Last4 {
+			t.Errorf("AccountKeys = %+v", keys)
+		}
+		if _, err := st.AccountKeys(ctx(t), ids.New(ids.Account)); !errs.Is(err, errs.NotFound) {
+			t.Errorf("AccountKeys(unknown account) = %v, want NotFound", err)
+		}
+	}},
 }

@@ -55,6 +55,7 @@ func Run(t *testing.T, open Opener) {
 		{"Quota", quotaTests},
 		{"Rate", rateTests},
 		{"Idempotency", idempotencyTests},
+		{"Listing", listingTests},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {
