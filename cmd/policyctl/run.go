@@ -419,8 +419,8 @@ func (c *cli) accountCreate(ctx context.Context, args []string) error {
 	}
 	return c.print(struct {
 		accountOut
-		KeyID     string     `json:"keyId"`
-		APIKey    string     `json:"apiKey"`
+		KeyID     string `json:"keyId"`
+		APIKey    string `json:"apiKey"`
 		KeyLast4  string `json:"keyLast4"`
 		ExpiresAt *stamp `json:"expiresAt"`
 	}{newAccountOut(a), k.ID, secret, k.Last4, stampOf(k.ExpiresAt)})
