@@ -429,8 +429,11 @@ func TestTemplateOutputsAndParameters(t *testing.T) {
 			t.Errorf("%s must generate its value (GenerateSecretString), never hold it", id)
 		}
 	}
+	// The custom domain when there is one, else the execute-api endpoint.
 	url := get(tp.root, "Outputs", "ApiUrl", "Value")
-	if url == nil || url.Tag != "!Sub" || url.Value != "https://${HttpApi}.execute-api.${AWS::Region}.${AWS::URLSuffix}/v1" {
+	if url == nil || url.Tag != "!If" || len(url.Content) != 3 || url.Content[0].Value != "HasDomain" ||
+		url.Content[1].Value != "https://${DomainName}/v1" ||
+		url.Content[2].Value != "https://${HttpApi}.execute-api.${AWS::Region}.${AWS::URLSuffix}/v1" {
 		t.Errorf("Outputs.ApiUrl = %v", url)
 	}
 	for _, o := range []string{"TableName", "PepperSecretArn"} {
@@ -446,6 +449,19 @@ func TestTemplateOutputsAndParameters(t *testing.T) {
 func TestTemplateCfnLint(t *testing.T) {
 	bin, err := exec.LookPath("cfn-lint")
 	if err != nil {
+		// The Go machine image ships cfn-lint with its Python (pyenv), whose
+		// shims may be missing from a non-login PATH.
+		for _, dir := range []string{os.Getenv("PYENV_ROOT"), filepath.Join(os.Getenv("HOME"), ".pyenv")} {
+			if p := filepath.Join(dir, "shims", "cfn-lint"); dir != "" && exec.Command(p, "--version").Run() == nil {
+				bin, err = p, nil
+				break
+			}
+		}
+	}
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("cfn-lint not found; CI must lint the template (the machine image provides cfn-lint 1.51)")
+		}
 		t.Skip("cfn-lint not installed")
 	}
 	cmd := exec.Command(bin, "--", filepath.Join(repoRoot(t), "template.yaml"))
@@ -566,5 +582,62 @@ func TestKeyCacheTTLParameterFitsFunctions(t *testing.T) {
 	}
 	if !pattern.MatchString(scalar(param, "Default")) {
 		t.Errorf("the default %q does not match the AllowedPattern", scalar(param, "Default"))
+	}
+}
+
+// TestTemplateCustomDomain: the optional custom domain is CloudFront with
+// HTTP redirected to HTTPS, passing every method, header and query through
+// uncached; every new resource depends on its parameter, so a stack without
+// a domain is as before; the default endpoint is disabled only when the
+// origin domain exists to replace it.
+func TestTemplateCustomDomain(t *testing.T) {
+	tp := loadTemplate(t)
+	for _, p := range []string{"DomainName", "CertificateArn", "OriginDomainName", "OriginCertificateArn"} {
+		if n := get(tp.root, "Parameters", p, "Default"); n == nil || n.Value != "" {
+			t.Errorf("parameter %s must default to empty (no domain)", p)
+		}
+	}
+	if got := scalar(tp.root, "Parameters", "DisableDefaultEndpoint", "Default"); got != "false" {
+		t.Errorf("DisableDefaultEndpoint default = %q", got)
+	}
+	for id, cond := range map[string]string{"Distribution": "HasDomain", "OriginDomain": "HasOriginDomain", "OriginDomainMapping": "HasOriginDomain"} {
+		if got := scalar(tp.root, "Resources", id, "Condition"); got != cond {
+			t.Errorf("%s Condition = %q, want %s", id, got, cond)
+		}
+	}
+	dcb := get(tp.root, "Resources", "Distribution", "Properties", "DistributionConfig", "DefaultCacheBehavior")
+	if got := scalar(dcb, "ViewerProtocolPolicy"); got != "redirect-to-https" {
+		t.Errorf("ViewerProtocolPolicy = %q", got)
+	}
+	methods := scalars(get(dcb, "AllowedMethods"))
+	for _, m := range []string{"GET", "POST", "DELETE"} {
+		if !slices.Contains(methods, m) {
+			t.Errorf("AllowedMethods %v lacks %s", methods, m)
+		}
+	}
+	// AWS managed policies: CachingDisabled, AllViewerExceptHostHeader.
+	if scalar(dcb, "CachePolicyId") != "4135ea2d-6df8-44a3-9df3-4b5a84be39ad" || scalar(dcb, "OriginRequestPolicyId") != "b689b0a8-53d0-40ab-baf2-68738e2966ac" {
+		t.Errorf("cache/origin request policies: %q %q", scalar(dcb, "CachePolicyId"), scalar(dcb, "OriginRequestPolicyId"))
+	}
+	cfg := get(tp.root, "Resources", "Distribution", "Properties", "DistributionConfig")
+	if scalar(cfg, "ViewerCertificate", "MinimumProtocolVersion") != "TLSv1.2_2021" || scalar(cfg, "ViewerCertificate", "SslSupportMethod") != "sni-only" {
+		t.Errorf("ViewerCertificate: %v", get(cfg, "ViewerCertificate"))
+	}
+	origin := get(cfg, "Origins").Content[0]
+	if scalar(origin, "CustomOriginConfig", "OriginProtocolPolicy") != "https-only" {
+		t.Error("CloudFront must reach the API over HTTPS only")
+	}
+	dis := get(tp.root, "Resources", "HttpApi", "Properties", "DisableExecuteApiEndpoint")
+	if dis == nil || dis.Tag != "!If" || dis.Content[0].Value != "DisableExecuteApi" {
+		t.Errorf("DisableExecuteApiEndpoint = %v, want !If [DisableExecuteApi, ...]", dis)
+	}
+	// Disabling needs the origin domain: otherwise CloudFront's origin (the
+	// execute-api endpoint) would be switched off under it.
+	cond := get(tp.root, "Conditions", "DisableExecuteApi")
+	needsOrigin := cond != nil && cond.Tag == "!And" && slices.ContainsFunc(cond.Content, func(n *yaml.Node) bool {
+		return n.Tag == "!Condition" && n.Value == "HasOriginDomain"
+	})
+	if !needsOrigin {
+		t.Errorf("Conditions.DisableExecuteApi must be !And [!Condition HasOriginDomain, ...]")
 	}
 }

@@ -3,14 +3,18 @@
 //
 //	policyd [--addr 127.0.0.1:8080] [--store bolt:.data/policygen.db|dynamodb:TABLE]
 //	        [--pepper-file PATH | --pepper-secret ID] [--key-cache-ttl 5s]
+//	        [--tls-cert FILE --tls-key FILE [--http-redirect-addr :80]] [--insecure-http]
 //
-// On first start with an empty store it creates a demo Agency account and
-// prints its API key and a curl command to try. Logs are JSON on stderr, one
+// Plain HTTP is served only on loopback unless --insecure-http says a proxy
+// in front terminates TLS. On first start with an empty store and a loopback
+// address it creates a demo Agency account and prints its API key and a curl
+// command to try. Logs are JSON on stderr, one
 // line per request.
 package main
 
 import (
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -19,6 +23,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"strings"
@@ -58,11 +63,19 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	pepperFile := fs.String("pepper-file", "", "file holding the API key pepper, created if missing (default for bolt:PATH: <directory of PATH>/pepper)")
 	pepperSecret := fs.String("pepper-secret", "", "Secrets Manager secret id holding the pepper, for dynamodb:TABLE (default $PEPPER_SECRET_ID)")
 	cacheTTL := fs.Duration("key-cache-ttl", auth.DefaultCacheTTL, "how long a verified key is trusted without a store read (0 turns the cache off); bounds how late a revocation is seen")
+	tlsCert := fs.String("tls-cert", "", "PEM certificate (chain) file: serve HTTPS (with --tls-key)")
+	tlsKey := fs.String("tls-key", "", "PEM private key file of --tls-cert")
+	redirectAddr := fs.String("http-redirect-addr", "", "also listen for plain HTTP on `host:port` and answer every request with 308 to the HTTPS address (needs --tls-cert)")
+	insecure := fs.Bool("insecure-http", false, "allow plain HTTP on a non-loopback address (only behind a proxy that terminates TLS)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments: %v", fs.Args())
+	}
+	tlsCfg, err := transport(*addr, *tlsCert, *tlsKey, *redirectAddr, *insecure)
+	if err != nil {
+		return err
 	}
 
 	level := slog.LevelInfo
@@ -97,7 +110,23 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	defer ln.Close()
 	base := "http://" + ln.Addr().String()
+	if tlsCfg != nil {
+		ln = tls.NewListener(ln, tlsCfg)
+		base = "https://" + ln.Addr().String()
+	}
 	fmt.Fprintf(stdout, "policyd listening on %s (store %s)\n", base, *spec)
+	var redirect *http.Server
+	if *redirectAddr != "" {
+		rln, err := net.Listen("tcp", *redirectAddr)
+		if err != nil {
+			return err
+		}
+		_, httpsPort, _ := net.SplitHostPort(ln.Addr().String())
+		redirect = &http.Server{Handler: redirectToHTTPS(httpsPort), ReadHeaderTimeout: 10 * time.Second}
+		go redirect.Serve(rln)
+		defer redirect.Close()
+		fmt.Fprintf(stdout, "policyd redirecting http://%s to %s\n", rln.Addr(), base)
+	}
 	// The policyctl command line the restart hint prints: the same store
 	// and pepper, or the keys it mints would never authenticate here.
 	ctl := "go run ./cmd/policyctl --store " + *spec
@@ -108,8 +137,17 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	// The first store call: a store that does not answer ends the start
 	// within its deadline (store.CallTimeout) instead of serving nothing.
-	if err := seed(ctx, st, hasher, base, *spec, ctl, stdout); err != nil {
-		return fmt.Errorf("store %s: %w", *spec, err)
+	// A demo key is printed only where nobody else can be listening: on
+	// loopback. Anywhere else accounts are made with policyctl.
+	if isLoopback(*addr) {
+		if err := seed(ctx, st, hasher, base, *spec, ctl, stdout); err != nil {
+			return fmt.Errorf("store %s: %w", *spec, err)
+		}
+	} else {
+		if _, err := st.HasAccounts(ctx); err != nil {
+			return fmt.Errorf("store %s: check for accounts: %w", *spec, err)
+		}
+		fmt.Fprintf(stdout, "Not on loopback: no demo account. Create accounts and keys with:\n  %s account create --email you@example.com --plan agency\n", ctl)
 	}
 
 	srv := &http.Server{
@@ -141,6 +179,67 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return err
 	}
 	return nil
+}
+
+// isLoopback reports whether a listen address is on the loopback interface
+// only ("127.0.0.1:8080", "[::1]:0", "localhost:8080"); an empty host means
+// every interface.
+func isLoopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil || host == "" {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// transport checks the TLS flags and returns the TLS configuration, or nil
+// for plain HTTP. Plain HTTP is refused on a non-loopback address unless
+// insecure is set: bearer keys would cross the network in clear text.
+func transport(addr, certFile, keyFile, redirectAddr string, insecure bool) (*tls.Config, error) {
+	if (certFile == "") != (keyFile == "") {
+		return nil, errors.New("give both --tls-cert and --tls-key, or neither")
+	}
+	if certFile == "" {
+		if redirectAddr != "" {
+			return nil, errors.New("--http-redirect-addr redirects to HTTPS: it needs --tls-cert and --tls-key")
+		}
+		if !isLoopback(addr) && !insecure {
+			return nil, fmt.Errorf("refusing to serve plain HTTP on %s, which is not a loopback address: API keys would cross the network in clear text. "+
+				"Serve HTTPS with --tls-cert and --tls-key, or pass --insecure-http if a proxy in front terminates TLS", addr)
+		}
+		return nil, nil
+	}
+	cert, err := tls.LoadX509KeyPair(certFile, keyFile)
+	if err != nil {
+		return nil, fmt.Errorf("load TLS certificate: %w", err)
+	}
+	return &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, nil
+}
+
+// redirectToHTTPS answers every plain-HTTP request with 308 Permanent
+// Redirect to the same host, path and query on the HTTPS port. 308 keeps
+// the method and body (RFC 9110 §15.4.9), so a POST is retried as a POST.
+func redirectToHTTPS(httpsPort string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host := r.Host
+		if h, _, err := net.SplitHostPort(host); err == nil {
+			host = h
+		}
+		if strings.Contains(host, ":") {
+			host = "[" + host + "]" // IPv6 literal
+		}
+		if httpsPort != "443" {
+			host += ":" + httpsPort
+		}
+		u := url.URL{Scheme: "https", Host: host, Path: r.URL.Path, RawPath: r.URL.RawPath, RawQuery: r.URL.RawQuery}
+		w.Header().Set("Location", u.String())
+		w.Header().Set("Cache-Control", "no-store")
+		w.WriteHeader(http.StatusPermanentRedirect)
+	})
 }
 
 // seed creates the demo Agency account on an empty store and prints its key

@@ -47,7 +47,7 @@ func start(t *testing.T, spec string, until *regexp.Regexp, extra ...string) *in
 	for sc.Scan() {
 		line := sc.Text()
 		inst.lines = append(inst.lines, line)
-		if m := regexp.MustCompile(`listening on (http://\S+)`).FindStringSubmatch(line); m != nil {
+		if m := regexp.MustCompile(`listening on (https?://\S+)`).FindStringSubmatch(line); m != nil {
 			inst.base = m[1]
 		}
 		if until.MatchString(line) {
