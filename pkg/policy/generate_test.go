@@ -275,8 +275,28 @@ func checkOne(t *testing.T, name string, req Request, laws []compliance.Law) {
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
+	// The facts the checklists' conditions read, worked out here from the
+	// request and the catalog's entries by the rules the laws state, not
+	// taken from the generator: a wrong fact fails here, before any golden
+	// file. collectsSensitive and consentBasis follow from the data
+	// categories and legal bases the generator assigns per purpose; the
+	// checks below pin the cases the law fixes (see expectFacts).
+	expected := expectFacts(t, req)
+	for fact, v := range expected {
+		if facts.Set[fact] != v {
+			t.Fatalf("%s: fact %s = %v, want %v (from the request and the catalog)", name, fact, facts.Set[fact], v)
+		}
+	}
+	// consentBasis must hold when analytics or advertising sets
+	// non-essential cookies; otherwise it, and collectsSensitive, come from
+	// the legal bases and data categories the generator assigns.
+	if expected[compliance.FactSetsNonEssentialCookies] && (expected[compliance.FactUsesAnalytics] || usesAdvertising(t, req)) && !facts.Set[compliance.FactConsentBasis] {
+		t.Fatalf("%s: non-essential analytics or advertising cookies without a consent basis", name)
+	}
+	expected[compliance.FactConsentBasis] = facts.Set[compliance.FactConsentBasis]
+	expected[compliance.FactCollectsSensitive] = facts.Set[compliance.FactCollectsSensitive]
 	// Every item of the jurisdiction's checklists whose conditions hold.
-	want := compliance.Applicable(compliance.ForJurisdiction(laws, req.Jurisdiction), facts.Set)
+	want := compliance.Applicable(compliance.ForJurisdiction(laws, req.Jurisdiction), expected)
 	if len(want) != len(applicable) || len(want) == 0 {
 		t.Fatalf("%s: %d applicable requirements, want %d", name, len(applicable), len(want))
 	}
@@ -305,6 +325,72 @@ func checkOne(t *testing.T, name string, req Request, laws []compliance.Law) {
 			t.Fatalf("%s: render %s failed: %v", name, f, err)
 		}
 	}
+}
+
+// expectFacts derives the checklist facts of req independently of the
+// generator:
+//   - collectsPayments, usesAnalytics: the request's flag, or a named
+//     service of that kind (a payment provider means payments are taken);
+//   - hasThirdPartyServices: any service named;
+//   - sellsOrShares (Cal. Civ. Code 1798.140(ad), (ah)): a named service the
+//     catalog records as a CCPA third party, except payment providers, which
+//     complete a transaction the consumer asked for;
+//   - internationalTransfers (GDPR Chapter V): a named service whose provider
+//     is outside the jurisdiction's countries;
+//   - setsNonEssentialCookies (ePrivacy Art. 5(3), PECR reg. 6): a
+//     non-essential service that sets or may set cookies, or analytics with
+//     no named analytics tool (assumed to use cookies);
+//
+// consentBasis and collectsSensitive depend on the legal basis and data
+// categories per purpose; checkOne checks the part the law fixes.
+func expectFacts(t *testing.T, req Request) compliance.FactSet {
+	t.Helper()
+	c := mustCatalog(t)
+	j, ok := c.Jurisdiction(req.Jurisdiction)
+	if !ok {
+		t.Fatalf("unknown jurisdiction %s", req.Jurisdiction)
+	}
+	f := compliance.FactSet{
+		compliance.FactCollectsPayments:      req.CollectsPayments,
+		compliance.FactUsesAnalytics:         req.UsesAnalytics,
+		compliance.FactHasThirdPartyServices: len(req.ThirdPartyServices) > 0,
+	}
+	namedAnalytics := false
+	for _, id := range req.ThirdPartyServices {
+		s, ok := c.Service(id)
+		if !ok {
+			t.Fatalf("unknown service %s", id)
+		}
+		switch s.Category {
+		case "payments":
+			f[compliance.FactCollectsPayments] = true
+		case "analytics":
+			f[compliance.FactUsesAnalytics] = true
+			namedAnalytics = true
+		}
+		if s.CCPARole == catalog.RoleThirdParty && s.Category != "payments" {
+			f[compliance.FactSellsOrShares] = true
+		}
+		if !slices.Contains(j.Countries, s.ProviderCountry) {
+			f[compliance.FactInternationalTransfers] = true
+		}
+		if !s.Essential && (len(s.Cookies) > 0 || s.SetsCookies == nil || *s.SetsCookies) {
+			f[compliance.FactSetsNonEssentialCookies] = true
+		}
+	}
+	if f[compliance.FactUsesAnalytics] && !namedAnalytics {
+		f[compliance.FactSetsNonEssentialCookies] = true
+	}
+	f[compliance.FactAutomatedDecisions] = false
+	return f
+}
+
+func usesAdvertising(t *testing.T, req Request) bool {
+	c := mustCatalog(t)
+	return slices.ContainsFunc(req.ThirdPartyServices, func(id string) bool {
+		s, _ := c.Service(id)
+		return s.Category == "advertising"
+	})
 }
 
 // goldenRequests are representative requests whose rendered documents are
