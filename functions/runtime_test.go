@@ -542,7 +542,18 @@ func TestFunctionsAnswerEventSamples(t *testing.T) {
 	// or malformed key gets 401 and must not have fetched the pepper.
 	t.Run("unauthenticated", func(t *testing.T) {
 		for _, dir := range []string{"generate-policy", "list-policies", "get-policy", "delete-policy", "get-profile"} {
-			for _, bad := range []string{"", "pol_live_not-a-real-key"} {
+			// Empty, malformed, and the sample key with one character of
+			// its checksum changed: right length and alphabet, so only the
+			// checksum check keeps it from a pepper read and a store lookup.
+			sampleKey := strings.TrimPrefix(loadEvent(t, dir).Headers["authorization"], "Bearer ")
+			badChecksum := sampleKey[:len(sampleKey)-1] + "A"
+			if strings.HasSuffix(sampleKey, "A") {
+				badChecksum = sampleKey[:len(sampleKey)-1] + "B"
+			}
+			if len(badChecksum) != auth.KeyLen {
+				t.Fatalf("sample key %q is not %d characters", sampleKey, auth.KeyLen)
+			}
+			for _, bad := range []string{"", "pol_live_not-a-real-key", badChecksum} {
 				resp := procs[dir].invoke(t, marshalEvent(t, withKey(loadEvent(t, dir), bad)))
 				wantStatus(t, resp, http.StatusUnauthorized, "application/problem+json")
 				if got := header(resp, "WWW-Authenticate"); !strings.HasPrefix(got, "Bearer") {

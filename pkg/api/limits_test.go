@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"net/http"
 	"os"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/policygen/policygen/pkg/account"
 	"github.com/policygen/policygen/pkg/api"
+	"github.com/policygen/policygen/pkg/auth"
 	"github.com/policygen/policygen/pkg/store"
 	"github.com/policygen/policygen/pkg/store/dynamo"
 	"github.com/policygen/policygen/pkg/store/dynamo/dynamotest"
@@ -292,4 +294,48 @@ func thousands(n int) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// countingKeyStore counts key lookups on a real store.
+type countingKeyStore struct {
+	store.Store
+	mu      sync.Mutex
+	lookups int
+}
+
+func (s *countingKeyStore) KeyByHash(ctx context.Context, hash string) (account.Key, error) {
+	s.mu.Lock()
+	s.lookups++
+	s.mu.Unlock()
+	return s.Store.KeyByHash(ctx, hash)
+}
+
+// A key of the right length whose checksum is wrong gets the unknown key's
+// answer without a store lookup; an unknown well-formed key is looked up.
+// Without the first check both would cost a read (and the answer alone
+// cannot tell them apart).
+func TestBadChecksumNeverReachesStore(t *testing.T) {
+	e := newEnv(t)
+	_, key := e.account(account.Agency)
+	cs := &countingKeyStore{Store: e.store}
+	e.deps.Auth = &auth.Authenticator{Store: cs, Hasher: e.hasher, Now: e.clock.Now}
+	e.h = api.NewServer(e.deps)
+	last := key[len(key)-1]
+	swapped := "A"
+	if last == 'A' {
+		swapped = "B"
+	}
+	bad := key[:len(key)-1] + swapped
+	wantProblem(t, e.get("/v1/auth/profile", bad), http.StatusUnauthorized, "invalid_api_key")
+	if cs.lookups != 0 {
+		t.Errorf("a bad checksum made %d key lookups, want 0", cs.lookups)
+	}
+	unknown, err := auth.NewKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantProblem(t, e.get("/v1/auth/profile", unknown), http.StatusUnauthorized, "invalid_api_key")
+	if cs.lookups != 1 {
+		t.Errorf("an unknown well-formed key made %d lookups, want 1", cs.lookups)
+	}
 }

@@ -3,6 +3,7 @@ package auth
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -600,4 +601,60 @@ func BenchmarkAuthenticate(b *testing.B) {
 			}
 		}
 	})
+}
+
+// goneStore is a real store in which some accounts have disappeared (a
+// deleted or purged account) while their keys remain.
+type goneStore struct {
+	store.Store
+	gone map[string]bool
+}
+
+func (s *goneStore) Account(ctx context.Context, id string) (account.Account, error) {
+	if s.gone[id] {
+		return account.Account{}, store.ErrAccountNotFound
+	}
+	return s.Store.Account(ctx, id)
+}
+
+// A key whose account no longer exists does not authenticate, is answered
+// like an unknown key, and is not cached: should the account come back,
+// the key works again at once.
+func TestKeyOfGoneAccountIsInvalid(t *testing.T) {
+	f := newFixture(t)
+	acct := f.account(t, account.Agency)
+	secret, _ := f.issue(t, acct.ID, nil)
+	gs := &goneStore{Store: f.st, gone: map[string]bool{acct.ID: true}}
+	a := &Authenticator{Store: gs, Hasher: f.hasher, Now: f.clock.Now, CacheTTL: DefaultCacheTTL}
+	_, err := a.Authenticate(context.Background(), "Bearer "+secret)
+	wantCode(t, err, "invalid_api_key")
+	if !errors.Is(err, ErrInvalidKey) {
+		t.Errorf("err = %v, want ErrInvalidKey", err)
+	}
+	delete(gs.gone, acct.ID)
+	if p, err := a.Authenticate(context.Background(), "Bearer "+secret); err != nil || p.Account.ID != acct.ID {
+		t.Fatalf("after the account is back: %+v, %v", p, err)
+	}
+}
+
+// A key with a wrong checksum is refused before any I/O: neither the
+// pepper nor the store is read. The answer is the unknown key's, so only
+// the missing reads tell the two apart.
+func TestBadChecksumCostsNoIO(t *testing.T) {
+	f := newFixture(t)
+	acct := f.account(t, account.Agency)
+	secret, _ := f.issue(t, acct.ID, nil)
+	pepperReads, storeReads := f.pepper.reads.Load(), f.st.reads.Load()
+	last := secret[len(secret)-1]
+	swapped := byte('A')
+	if last == 'A' {
+		swapped = 'B'
+	}
+	bad := secret[:len(secret)-1] + string(swapped)
+	_, err := f.auth.Authenticate(context.Background(), "Bearer "+bad)
+	wantCode(t, err, "invalid_api_key")
+	if f.pepper.reads.Load() != pepperReads || f.st.reads.Load() != storeReads {
+		t.Errorf("a bad checksum read the pepper %d times and the store %d times, want none",
+			f.pepper.reads.Load()-pepperReads, f.st.reads.Load()-storeReads)
+	}
 }

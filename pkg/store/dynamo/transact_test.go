@@ -30,10 +30,14 @@ type cancellingDynamo struct {
 	mu      sync.Mutex
 	answers [][]string
 	calls   int
+	bodies  [][]byte // every request, to check what the store asked for
 }
 
 func (d *cancellingDynamo) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	io.Copy(io.Discard, r.Body)
+	raw, _ := io.ReadAll(r.Body)
+	d.mu.Lock()
+	d.bodies = append(d.bodies, raw)
+	d.mu.Unlock()
 	if target := r.Header.Get("X-Amz-Target"); target != "DynamoDB_20120810.TransactWriteItems" {
 		http.Error(w, "unexpected "+target, http.StatusBadRequest)
 		return
@@ -68,10 +72,115 @@ func (d *cancellingDynamo) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	json.NewEncoder(w).Encode(body)
 }
 
+// transactRequest is the part of a TransactWriteItems request the checks
+// read.
+type transactRequest struct {
+	TransactItems []struct {
+		Put *struct {
+			Item                map[string]map[string]any
+			ConditionExpression string
+		}
+		Update *struct {
+			Key                       map[string]map[string]string
+			UpdateExpression          string
+			ConditionExpression       string
+			ExpressionAttributeValues map[string]map[string]any
+		}
+	}
+}
+
+// checkCreatePolicyRequest checks that body is CreatePolicy's transaction
+// for p: the metadata and content items, each only if absent; the month's
+// counter, with the quota as its condition when there is one; and, with a
+// claim, the idempotency record completed only by its owner.
+func checkCreatePolicyRequest(t *testing.T, body []byte, p store.Policy, quota int, claim *store.IdempotencyClaim) {
+	t.Helper()
+	var req transactRequest
+	if err := json.Unmarshal(body, &req); err != nil {
+		t.Fatalf("request body: %v", err)
+	}
+	want := 3
+	if claim != nil {
+		want = 4
+	}
+	if len(req.TransactItems) != want {
+		t.Fatalf("%d items, want %d: %s", len(req.TransactItems), want, body)
+	}
+	pk := "ACCOUNT#" + p.AccountID
+	for i, sk := range []string{"POLICY#" + p.ID, "CONTENT#" + p.ID} {
+		put := req.TransactItems[i].Put
+		if put == nil || put.Item["pk"]["S"] != pk || put.Item["sk"]["S"] != sk || put.ConditionExpression != "attribute_not_exists(pk)" {
+			t.Errorf("item %d = %+v, want a Put of %s/%s if absent", i, put, pk, sk)
+		}
+	}
+	u := req.TransactItems[2].Update
+	if u == nil || u.Key["pk"]["S"] != pk || u.Key["sk"]["S"] != "USAGE#"+store.Month(p.CreatedAt) || !strings.HasPrefix(u.UpdateExpression, "ADD #count :one") {
+		t.Fatalf("item 2 = %+v, want the month's usage counter ADD 1", u)
+	}
+	if quota == 0 && u.ConditionExpression != "" {
+		t.Errorf("usage condition %q without a quota", u.ConditionExpression)
+	}
+	if quota > 0 && (u.ConditionExpression != "attribute_not_exists(#count) OR #count < :quota" || u.ExpressionAttributeValues[":quota"]["N"] != fmt.Sprint(quota)) {
+		t.Errorf("usage condition %q %v, want count < %d", u.ConditionExpression, u.ExpressionAttributeValues[":quota"], quota)
+	}
+	if claim != nil {
+		c := req.TransactItems[3].Update
+		if c == nil || c.Key["sk"]["S"] != "IDEM#"+claim.Key || c.Key["pk"]["S"] != pk ||
+			c.ConditionExpression != "#owner = :owner AND #done = :false" || c.ExpressionAttributeValues[":owner"]["S"] != claim.Owner {
+			t.Errorf("item 3 = %+v, want the claim's record completed by its owner", c)
+		}
+	}
+}
+
 func TestTransactRetriesConflicts(t *testing.T) {
-	policy := func() store.Policy {
-		now := time.Now().UTC()
-		return store.Policy{Summary: store.Summary{ID: ids.NewAt(ids.Policy, now), AccountID: ids.New(ids.Account), CreatedAt: now}, Content: "# P\n"}
+	now := time.Now().UTC()
+	p := store.Policy{Summary: store.Summary{ID: ids.NewAt(ids.Policy, now), AccountID: ids.New(ids.Account), CreatedAt: now}, Content: "# P\n"}
+	claim := &store.IdempotencyClaim{AccountID: p.AccountID, Key: "k-1", Owner: "owner-1"}
+	for _, c := range []struct {
+		name      string
+		quota     int
+		claim     *store.IdempotencyClaim
+		answers   [][]string
+		wantCalls int
+		wantErr   bool
+		wantKind  errs.Kind
+		wantCode  string
+	}{
+		{name: "quota reached", quota: 5, answers: [][]string{{"None", "None", "ConditionalCheckFailed"}}, wantCalls: 1, wantErr: true, wantKind: errs.TooManyRequests, wantCode: store.ErrQuotaExceeded.Code},
+		{name: "claim lost", quota: 5, claim: claim, answers: [][]string{{"None", "None", "None", "ConditionalCheckFailed"}}, wantCalls: 1, wantErr: true, wantKind: errs.Conflict, wantCode: store.ErrClaimLost.Code},
+		{name: "conflicts with a claim then success", quota: 5, claim: claim, answers: [][]string{{"None", "None", "TransactionConflict", "None"}}, wantCalls: 2},
+		{name: "throttled every time", answers: [][]string{
+			{"ThrottlingError", "None", "None"}, {"ThrottlingError", "None", "None"}, {"ThrottlingError", "None", "None"}, {"ThrottlingError", "None", "None"}, {"ThrottlingError", "None", "None"},
+			{"ThrottlingError", "None", "None"}, {"ThrottlingError", "None", "None"}, {"ThrottlingError", "None", "None"}, {"ThrottlingError", "None", "None"}, {"ThrottlingError", "None", "None"},
+		}, wantCalls: 10, wantErr: true, wantKind: errs.Unavailable, wantCode: store.ErrUnavailable.Code},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			fake := &cancellingDynamo{answers: c.answers}
+			srv := httptest.NewServer(fake)
+			defer srv.Close()
+			client := dynamodb.New(dynamodb.Options{
+				Region:       "us-east-1",
+				Credentials:  credentials.NewStaticCredentialsProvider("test", "test", ""),
+				BaseEndpoint: aws.String(srv.URL),
+			})
+			opt := store.CreateOptions{Quota: c.quota}
+			if c.claim != nil {
+				opt.Idempotency = &store.IdempotentResult{Claim: *c.claim, Status: 201, Body: []byte("{}")}
+			}
+			err := dynamo.New(client, "t").CreatePolicy(t.Context(), p, opt)
+			switch {
+			case !c.wantErr && err != nil:
+				t.Errorf("CreatePolicy: %v, want success", err)
+			case c.wantErr && (errs.KindOf(err) != c.wantKind || errs.As(err) == nil || errs.As(err).Code != c.wantCode):
+				t.Errorf("CreatePolicy: %v (kind %v), want kind %v code %s", err, errs.KindOf(err), c.wantKind, c.wantCode)
+			}
+			if fake.calls != c.wantCalls {
+				t.Errorf("%d TransactWriteItems calls, want %d", fake.calls, c.wantCalls)
+			}
+			for _, b := range fake.bodies {
+				checkCreatePolicyRequest(t, b, p, c.quota, c.claim)
+			}
+		})
 	}
 	for _, c := range []struct {
 		name      string
@@ -99,7 +208,7 @@ func TestTransactRetriesConflicts(t *testing.T) {
 				Credentials:  credentials.NewStaticCredentialsProvider("test", "test", ""),
 				BaseEndpoint: aws.String(srv.URL),
 			})
-			err := dynamo.New(client, "t").CreatePolicy(t.Context(), policy(), store.CreateOptions{})
+			err := dynamo.New(client, "t").CreatePolicy(t.Context(), p, store.CreateOptions{})
 			switch {
 			case !c.wantErr && err != nil:
 				t.Errorf("CreatePolicy: %v, want success", err)
@@ -112,6 +221,11 @@ func TestTransactRetriesConflicts(t *testing.T) {
 			}
 			if fake.calls != c.wantCalls {
 				t.Errorf("%d TransactWriteItems calls, want %d", fake.calls, c.wantCalls)
+			}
+			// Every attempt, retries included, is the whole transaction
+			// with its conditions.
+			for _, b := range fake.bodies {
+				checkCreatePolicyRequest(t, b, p, 0, nil)
 			}
 		})
 	}
