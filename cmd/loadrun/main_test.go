@@ -6,6 +6,7 @@ import (
 	"io"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -33,16 +34,19 @@ func TestRunInProcess(t *testing.T) {
 }
 
 func TestRunRefuses(t *testing.T) {
-	for _, args := range [][]string{
-		{"--url", "http://example.com:8080", "--key", "k"},
-		{"--url", "http://10.0.0.1:8080", "--key", "k"},
-		{"--url", "http://127.0.0.1:8080"},
-		{"--duration", "1h"},
-		{"--requests", "1000000"},
-		{"--workers", "0"},
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--url", "http://example.com:8080", "--key", "k"}, "only loopback addresses are allowed"},
+		{[]string{"--url", "http://10.0.0.1:8080", "--key", "k"}, "only loopback addresses are allowed"},
+		{[]string{"--url", "http://127.0.0.1:8080"}, "--url needs --key"},
+		{[]string{"--duration", "1h"}, "a duration up to 1m0s"},
+		{[]string{"--requests", "1000000"}, "1-100000 requests"},
+		{[]string{"--workers", "0"}, "want 2-64 workers"},
 	} {
-		if err := run(context.Background(), args, io.Discard, io.Discard); err == nil {
-			t.Errorf("run(%q) succeeded", args)
+		if err := run(context.Background(), tt.args, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("run(%q) = %v, want an error saying %q", tt.args, err, tt.want)
 		}
 	}
 }

@@ -209,15 +209,20 @@ func profileAccount(t *testing.T, base, key string) string {
 }
 
 func TestRunBadFlags(t *testing.T) {
-	for _, args := range [][]string{
-		{"--store", "mysql:x"},
-		{"--nope"},
-		{"extra"},
-		{"--store", "dynamodb:table"}, // no pepper source named
-		{"--store", "bolt:" + filepath.Join(t.TempDir(), "db"), "--pepper-file", "p", "--pepper-secret", "s"},
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--store", "mysql:x"}, `unknown kind "mysql"`},
+		{[]string{"--nope"}, "flag provided but not defined: -nope"},
+		{[]string{"extra"}, "unexpected arguments: [extra]"},
+		{[]string{"--store", "dynamodb:table"}, "a DynamoDB store needs the pepper"}, // no pepper source named
+		{[]string{"--store", "bolt:" + filepath.Join(t.TempDir(), "db"), "--pepper-file", "p", "--pepper-secret", "s"}, "not both"},
+		{[]string{"--tls-cert", "c.pem"}, "give both --tls-cert and --tls-key"},
 	} {
-		if err := run(context.Background(), args, func(string) string { return "" }, io.Discard, io.Discard); err == nil {
-			t.Errorf("run(%q) succeeded", args)
+		err := run(context.Background(), tt.args, func(string) string { return "" }, io.Discard, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("run(%q) = %v, want an error saying %q", tt.args, err, tt.want)
 		}
 	}
 }
