@@ -27,7 +27,7 @@ FUNCTIONS := GeneratePolicyFunction:generate-policy \
 
 LAMBDA_BUILD = CGO_ENABLED=0 GOOS=linux GOARCH=$(GOARCH) $(GO) build -trimpath -tags lambda.norpc -ldflags='-s -w' -o $(ARTIFACTS_DIR)/bootstrap
 
-.PHONY: run test bench build lint fuzz fuzz-smoke dynamodb-local clean
+.PHONY: run test bench build lint fuzz fuzz-smoke mutate dynamodb-local clean
 
 run:
 	$(GO) run ./cmd/policyd --addr $(ADDR) --store bolt:$(DATA_DIR)/policygen.db
@@ -65,6 +65,19 @@ lint:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./pkg/... ./functions/...
 	$(GO) run ./cmd/loadrun --duration 10s --requests 20000
+
+# mutate: mutation testing with gremlins (a go.mod tool) on the packages whose
+# tests guard security and data: every surviving mutant is a change the
+# tests would not notice. Not part of `make test` (it runs the package's
+# tests once per mutant: tens of minutes). Fails below MUTATE_THRESHOLD
+# efficacy; docs/TESTING.md records the figures.
+MUTATE_PKGS ?= ./pkg/auth ./pkg/api ./pkg/store ./pkg/store/bolt ./pkg/store/dynamo
+MUTATE_THRESHOLD ?= 85
+mutate: dynamodb-local
+	@for p in $(MUTATE_PKGS); do \
+	  echo "== gremlins $$p"; \
+	  $(GO) tool gremlins unleash --workers 1 --timeout-coefficient 4 --threshold-efficacy $(MUTATE_THRESHOLD) $$p || exit 1; \
+	done
 
 # test-lambda: only the deployment tests (template, make builds, binaries
 # against the in-test Lambda Runtime API); `make test` runs them too.
