@@ -78,8 +78,13 @@ func TestWithDeadline(t *testing.T) {
 		t.Errorf("caller's deadline reported as an outage: %v", err)
 	}
 
-	// 0 means the default, and Unwrap finds the wrapped store.
-	if inner, ok := store.Unwrap(store.WithDeadline(db, 0)); !ok || inner != db {
+	// 0 means the default (a zero deadline would fail every call), and
+	// Unwrap finds the wrapped store.
+	def := store.WithDeadline(db, 0)
+	if got, err := def.Account(t.Context(), "acct_1"); err != nil || got.ID != "acct_1" {
+		t.Errorf("WithDeadline(0).Account = %+v, %v", got, err)
+	}
+	if inner, ok := store.Unwrap(def); !ok || inner != db {
 		t.Errorf("Unwrap = %v, %v", inner, ok)
 	}
 	if _, ok := store.Unwrap(db); ok {
