@@ -55,7 +55,8 @@ func BenchmarkInit(b *testing.B) {
 // request, i.e. init plus a cold invocation that fetches the pepper from
 // Secrets Manager and reads DynamoDB Local. One process per iteration.
 func BenchmarkFirstInvoke(b *testing.B) {
-	fx, event, bootstrap := profileBench(b)
+	fx, events, bootstrap := profileBench(b, 1)
+	event := events[0]
 	const id, dir = profileID, profileDir
 	env := fx.env(dir, "INFO")
 	b.Run(id, func(b *testing.B) {
@@ -83,16 +84,18 @@ func BenchmarkFirstInvoke(b *testing.B) {
 // BenchmarkWarmInvoke: one long-lived get-profile process; per iteration,
 // the event handed out by /next until its response arrives.
 func BenchmarkWarmInvoke(b *testing.B) {
-	fx, event, bootstrap := profileBench(b)
+	fx, events, bootstrap := profileBench(b, warmKeys)
 	const id, dir = profileID, profileDir
 	p := startFunction(b, "policygen-bench-"+dir, bootstrap, fx.env(dir, "INFO"))
-	// The cold invocation, untimed: it fetches the pepper and fills the
-	// key cache, as the first request to a Lambda instance would.
-	wantStatus(b, p.invoke(b, event), http.StatusOK, "application/json")
+	// The cold invocations, untimed: they fetch the pepper and fill the
+	// key cache, as the first requests to a Lambda instance would.
+	for _, event := range events {
+		wantStatus(b, p.invoke(b, event), http.StatusOK, "application/json")
+	}
 	b.Run(id, func(b *testing.B) {
 		var total time.Duration
-		for range b.N {
-			resp, res := p.invokeTimed(b, event)
+		for i := range b.N {
+			resp, res := p.invokeTimed(b, events[i%len(events)])
 			total += res.received.Sub(res.handedOut)
 			if resp.StatusCode != http.StatusOK {
 				b.Fatalf("status = %d, want 200; body: %s", resp.StatusCode, resp.Body)
@@ -105,15 +108,24 @@ func BenchmarkWarmInvoke(b *testing.B) {
 // The invocation benchmarks use get-profile: authenticated, one store read.
 const profileID, profileDir = "GetProfileFunction", "get-profile"
 
-// profileBench seeds an Agency account and returns the fixture, the
-// get-profile sample event carrying its key, and the built binary.
-func profileBench(b *testing.B) (*fixture, []byte, string) {
+// profileBench seeds n Agency accounts and returns the fixture, one
+// get-profile sample event per account's key, and the built binary. Several
+// keys let a benchmark make more requests a minute than one key's rate
+// limit (docs/LIMITS.md) allows, without changing what a request does.
+func profileBench(b *testing.B, n int) (*fixture, [][]byte, string) {
 	b.Helper()
 	if runtime.GOOS != "linux" {
 		b.Skip("the Lambda binaries are linux executables")
 	}
 	fx := newFixture(b)
-	_, key, _ := fx.seed(b, account.Agency)
-	event := marshalEvent(b, withKey(loadEvent(b, profileDir), key))
-	return fx, event, makeBuild(b, profileID, runtime.GOARCH)
+	events := make([][]byte, n)
+	for i := range events {
+		_, key, _ := fx.seed(b, account.Agency)
+		events[i] = marshalEvent(b, withKey(loadEvent(b, profileDir), key))
+	}
+	return fx, events, makeBuild(b, profileID, runtime.GOARCH)
 }
+
+// warmKeys is how many keys the warm benchmark rotates through: at 300
+// requests a minute each, room for 30,000 invocations a minute.
+const warmKeys = 100

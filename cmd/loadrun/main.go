@@ -170,6 +170,11 @@ func startServer(ctx context.Context) (base, key string, cleanup func(), err err
 		Store:  st,
 		Auth:   &auth.Authenticator{Store: st, Hasher: hasher, CacheTTL: auth.DefaultCacheTTL},
 		Logger: slog.New(slog.DiscardHandler),
+		// The run measures the server, not the plan's limits: one key
+		// makes thousands of requests. The counters still run.
+		Limits: func(account.Plan) account.Limits {
+			return account.Limits{MonthlyGenerations: 1 << 30, RequestsPerMinute: 1 << 30}
+		},
 	})}
 	go srv.Serve(ln)
 	return "http://" + ln.Addr().String(), key, func() {
