@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/policygen/policygen/pkg/account"
-	"github.com/policygen/policygen/pkg/api"
 	"github.com/policygen/policygen/pkg/auth"
 )
 
@@ -18,10 +17,7 @@ func benchEnv(b *testing.B) (*env, string, string) {
 	e.deps.Auth.CacheTTL = auth.DefaultCacheTTL
 	// One key makes b.N requests in one (fixed-clock) minute: the figures
 	// are the handler's, with the counters running but never refusing.
-	e.deps.Limits = func(account.Plan) account.Limits {
-		return account.Limits{MonthlyGenerations: 1 << 30, RequestsPerMinute: 1 << 30}
-	}
-	e.h = api.NewServer(e.deps)
+	e.setLimits(noLimits, noLimits)
 	acct, key := e.account(account.Agency)
 	return e, acct, key
 }

@@ -81,6 +81,18 @@ func newEnvStore(t testing.TB, st store.Store) *env {
 	return e
 }
 
+// setLimits gives every plan these limits and rebuilds the handler: tests
+// of the limits use small ones, benchmarks and fuzzing effectively none.
+func (e *env) setLimits(monthly, perMinute int) {
+	e.deps.Limits = func(account.Plan) account.Limits {
+		return account.Limits{MonthlyGenerations: monthly, RequestsPerMinute: perMinute}
+	}
+	e.h = api.NewServer(e.deps)
+}
+
+// noLimits is what setLimits takes for "never refuse".
+const noLimits = 1 << 30
+
 // account creates an account on plan and returns its id and a fresh key.
 func (e *env) account(plan account.Plan) (id, key string) {
 	e.t.Helper()

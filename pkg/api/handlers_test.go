@@ -951,10 +951,7 @@ func FuzzGenerate(f *testing.F) {
 	f.Add([]byte("\xff\xfe"))
 	e := newEnv(f)
 	// No rate or quota in the way: every input reaches the handler.
-	e.deps.Limits = func(account.Plan) account.Limits {
-		return account.Limits{MonthlyGenerations: 1 << 30, RequestsPerMinute: 1 << 30}
-	}
-	e.h = api.NewServer(e.deps)
+	e.setLimits(noLimits, noLimits)
 	_, key := e.account(account.Agency)
 	f.Fuzz(func(t *testing.T, body []byte) {
 		req := httptest.NewRequest("POST", "/v1/policies/generate", bytes.NewReader(body))

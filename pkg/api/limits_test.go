@@ -185,10 +185,7 @@ func TestIdempotentConcurrent(t *testing.T) {
 
 func TestRateLimit(t *testing.T) {
 	stores(t, func(t *testing.T, e *env) {
-		e.deps.Limits = func(account.Plan) account.Limits {
-			return account.Limits{MonthlyGenerations: 100, RequestsPerMinute: 3}
-		}
-		e.h = api.NewServer(e.deps)
+		e.setLimits(100, 3)
 		e.spec = loadSpec(t)
 		_, key := e.account(account.Agency)
 		_, other := e.account(account.Agency)
@@ -225,10 +222,7 @@ func TestRateLimit(t *testing.T) {
 
 func TestQuota(t *testing.T) {
 	stores(t, func(t *testing.T, e *env) {
-		e.deps.Limits = func(account.Plan) account.Limits {
-			return account.Limits{MonthlyGenerations: 2, RequestsPerMinute: 100}
-		}
-		e.h = api.NewServer(e.deps)
+		e.setLimits(2, 100)
 		e.spec = loadSpec(t)
 		acct, key := e.account(account.Agency)
 		e.clock.Set(time.Date(2030, 3, 31, 23, 0, 0, 0, time.UTC)) // an hour before the reset

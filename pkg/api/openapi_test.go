@@ -377,10 +377,7 @@ func TestOpenAPIResponses(t *testing.T) {
 	// running, the monthly quota, then every route over the rate.
 	lim := newEnv(t)
 	lim.spec = e.spec
-	lim.deps.Limits = func(account.Plan) account.Limits {
-		return account.Limits{MonthlyGenerations: 1, RequestsPerMinute: 3}
-	}
-	lim.h = api.NewServer(lim.deps)
+	lim.setLimits(1, 3)
 	limAcct, limKey := lim.account(account.Agency)
 	claim := store.IdempotencyClaim{AccountID: limAcct, Key: "running", Owner: "other-request"}
 	if _, err := lim.store.BeginIdempotent(t.Context(), claim, fingerprintOf(validBody), lim.clock.Now()); err != nil {

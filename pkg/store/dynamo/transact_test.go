@@ -132,6 +132,17 @@ func checkCreatePolicyRequest(t *testing.T, body []byte, p store.Policy, quota i
 	}
 }
 
+// fakeClient is a DynamoDB client of the real SDK talking to h.
+func fakeClient(t *testing.T, h http.Handler) *dynamodb.Client {
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return dynamodb.New(dynamodb.Options{
+		Region:       "us-east-1",
+		Credentials:  credentials.NewStaticCredentialsProvider("test", "test", ""),
+		BaseEndpoint: aws.String(srv.URL),
+	})
+}
+
 func TestTransactRetriesConflicts(t *testing.T) {
 	now := time.Now().UTC()
 	p := store.Policy{Summary: store.Summary{ID: ids.NewAt(ids.Policy, now), AccountID: ids.New(ids.Account), CreatedAt: now}, Content: "# P\n"}
@@ -156,13 +167,7 @@ func TestTransactRetriesConflicts(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			fake := &cancellingDynamo{answers: c.answers}
-			srv := httptest.NewServer(fake)
-			defer srv.Close()
-			client := dynamodb.New(dynamodb.Options{
-				Region:       "us-east-1",
-				Credentials:  credentials.NewStaticCredentialsProvider("test", "test", ""),
-				BaseEndpoint: aws.String(srv.URL),
-			})
+			client := fakeClient(t, fake)
 			opt := store.CreateOptions{Quota: c.quota}
 			if c.claim != nil {
 				opt.Idempotency = &store.IdempotentResult{Claim: *c.claim, Status: 201, Body: []byte("{}")}
@@ -201,13 +206,7 @@ func TestTransactRetriesConflicts(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			fake := &cancellingDynamo{answers: c.answers}
-			srv := httptest.NewServer(fake)
-			defer srv.Close()
-			client := dynamodb.New(dynamodb.Options{
-				Region:       "us-east-1",
-				Credentials:  credentials.NewStaticCredentialsProvider("test", "test", ""),
-				BaseEndpoint: aws.String(srv.URL),
-			})
+			client := fakeClient(t, fake)
 			err := dynamo.New(client, "t").CreatePolicy(t.Context(), p, store.CreateOptions{})
 			switch {
 			case !c.wantErr && err != nil:
