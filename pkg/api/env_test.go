@@ -176,8 +176,8 @@ type problemBody struct {
 	Type, Title, Detail, Code, RequestID string
 	Status                               int
 	Errors                               []struct {
-		Field, Message string
-		Allowed        []string
+		Field, Message, Value string
+		Suggestions           []string
 	}
 }
 

@@ -192,21 +192,30 @@ func TestGenerateValidation(t *testing.T) {
 		})
 	}
 
-	t.Run("enumerations list the allowed values", func(t *testing.T) {
-		rec := e.generate(key, `{"type":"x","businessType":"x","language":"x","jurisdiction":"x","thirdPartyServices":["x"]}`)
+	t.Run("unknown values are named with suggestions, never the whole list", func(t *testing.T) {
+		body := `{"type":"privcy","businessType":"saass","language":"xx","jurisdiction":"EUU","thirdPartyServices":["stirpe"]}`
+		rec := e.generate(key, body)
 		p := wantProblem(t, rec, 422, "validation_failed")
-		want := map[string][]string{
-			"type": policy.Types(), "businessType": policy.BusinessTypes(), "language": policy.Languages(),
-			"jurisdiction": policy.Jurisdictions(), "thirdPartyServices[0]": policy.ServiceIDs(),
+		want := map[string][2]string{ // field: value, first suggestion ("" for none)
+			"type": {"privcy", "privacy"}, "businessType": {"saass", "saas"}, "language": {"xx", ""},
+			"jurisdiction": {"EUU", "EU"}, "thirdPartyServices[0]": {"stirpe", "stripe"},
 		}
 		for _, fe := range p.Errors {
-			if w, ok := want[fe.Field]; ok && !slices.Equal(fe.Allowed, w) {
-				t.Errorf("%s allowed = %v, want %v", fe.Field, fe.Allowed, w)
+			w, ok := want[fe.Field]
+			if !ok {
+				continue
+			}
+			if fe.Value != w[0] || len(fe.Suggestions) > 3 || (w[1] != "" && (len(fe.Suggestions) == 0 || fe.Suggestions[0] != w[1])) {
+				t.Errorf("%s: value %q suggestions %q, want %q first %q", fe.Field, fe.Value, fe.Suggestions, w[0], w[1])
 			}
 			delete(want, fe.Field)
 		}
 		if len(want) > 0 {
 			t.Errorf("no error for %v", want)
+		}
+		// The error body stays small: no vocabulary dumps.
+		if rec.Body.Len() > 4*len(body)+2048 {
+			t.Errorf("error body of %d bytes for a %d-byte request", rec.Body.Len(), len(body))
 		}
 	})
 }

@@ -31,9 +31,12 @@ const (
 
 // FieldError names one offending request field.
 type FieldError struct {
-	Field   string   `json:"field"`
-	Message string   `json:"message"`
-	Allowed []string `json:"allowed,omitempty"`
+	Field   string `json:"field"`
+	Message string `json:"message"`
+	// Value is the value refused, for an unknown enumeration value.
+	Value string `json:"value,omitempty"`
+	// Suggestions are up to three accepted values close to Value.
+	Suggestions []string `json:"suggestions,omitempty"`
 }
 
 // Error is a classified failure with a stable machine-readable code.
@@ -89,8 +92,13 @@ func Is(err error, kind Kind) bool { return err != nil && KindOf(err) == kind }
 type Fields []FieldError
 
 // Add records a problem with field.
-func (f *Fields) Add(field, message string, allowed ...string) {
-	*f = append(*f, FieldError{Field: field, Message: message, Allowed: allowed})
+func (f *Fields) Add(field, message string) {
+	*f = append(*f, FieldError{Field: field, Message: message})
+}
+
+// AddValue records an unknown value of field, with suggestions.
+func (f *Fields) AddValue(field, message, value string, suggestions []string) {
+	*f = append(*f, FieldError{Field: field, Message: message, Value: value, Suggestions: suggestions})
 }
 
 // Err returns nil when no field errors were added, or one *Error of kind

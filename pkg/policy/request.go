@@ -132,7 +132,7 @@ func ParseRequest(body []byte) (Request, error) {
 		}
 		return b
 	}
-	enum := func(name string, required bool, def string, allowed []string, canon func(string) string) string {
+	enum := func(name, what string, required bool, def string, allowed []string, canon func(string) string) string {
 		s, ok := str(name, required, 64)
 		if !ok {
 			return def
@@ -140,15 +140,19 @@ func ParseRequest(body []byte) (Request, error) {
 		if s == "" {
 			return def
 		}
-		c := canon(s)
-		if !slices.Contains(allowed, c) {
-			bad.Add(name, "must be one of the allowed values", allowed...)
+		// Exact, then as people type it: any letter case, spaces for
+		// hyphens or underscores ("Professional Services"), when that
+		// names exactly one value.
+		c, ok := resolve(canon(s), allowed, nil)
+		if !ok {
+			sug := suggest(s, allowed)
+			bad.AddValue(name, unknownValue(what, s, sug), s, sug)
 			return def
 		}
 		return c
 	}
 
-	req.Type = enum("type", true, "", Types(), strings.ToLower)
+	req.Type = enum("type", "document type", true, "", Types(), strings.ToLower)
 	if s, ok := str("businessName", true, MaxBusinessName); ok {
 		req.BusinessName = s
 	}
@@ -159,9 +163,9 @@ func ParseRequest(body []byte) (Request, error) {
 			req.WebsiteURL = u
 		}
 	}
-	req.BusinessType = enum("businessType", true, "", BusinessTypes(), strings.ToLower)
-	req.Language = enum("language", false, DefaultLanguage, Languages(), strings.ToLower)
-	req.Jurisdiction = enum("jurisdiction", true, "", Jurisdictions(), strings.ToUpper)
+	req.BusinessType = enum("businessType", "business type", true, "", BusinessTypes(), strings.ToLower)
+	req.Language = enum("language", "language", false, DefaultLanguage, Languages(), strings.ToLower)
+	req.Jurisdiction = enum("jurisdiction", "jurisdiction", true, "", Jurisdictions(), strings.ToUpper)
 	req.CollectsPayments = boolean("collectsPayments")
 	req.CollectsUserData = boolean("collectsUserData")
 	req.UsesAnalytics = boolean("usesAnalytics")
@@ -177,7 +181,7 @@ func ParseRequest(body []byte) (Request, error) {
 	if s, ok := text("postalAddress", false, MaxPostalAddress, true); ok {
 		req.PostalAddress = s
 	}
-	req.Format = enum("format", false, DefaultFormat, Formats, strings.ToLower)
+	req.Format = enum("format", "format", false, DefaultFormat, Formats, strings.ToLower)
 	if s, ok := str("effectiveDate", false, len(DateLayout)); ok && s != "" {
 		if d, err := ParseDate(s); err != nil {
 			bad.Add("effectiveDate", err.Error())
@@ -277,17 +281,33 @@ func services(v json.RawMessage, bad *errs.Fields) []string {
 			bad.Add(field, "must be a string")
 			continue
 		}
-		s = strings.ToLower(strings.TrimSpace(s))
-		if len(s) > MaxServiceID || !slices.Contains(known, s) {
-			bad.Add(field, "must be one of the allowed values", known...)
+		s = strings.TrimSpace(s)
+		if len(s) > MaxServiceID {
+			bad.Add(field, fmt.Sprintf("must be at most %d characters", MaxServiceID))
 			continue
 		}
-		if !slices.Contains(out, s) {
-			out = append(out, s)
+		// By id or display name, in any letter case ("Google Analytics",
+		// "google-analytics").
+		id, ok := resolve(strings.ToLower(s), known, serviceNames)
+		if !ok {
+			sug := suggest(s, known)
+			bad.AddValue(field, unknownValue("third-party service", s, sug), s, sug)
+			continue
+		}
+		if !slices.Contains(out, id) {
+			out = append(out, id)
 		}
 	}
 	slices.Sort(out)
 	return out
+}
+
+// serviceNames are the names a service is known by besides its id.
+func serviceNames(id string) []string {
+	if svc, ok := cat().Service(id); ok {
+		return []string{svc.Name}
+	}
+	return nil
 }
 
 // normaliseURL accepts an absolute http or https URL with a host and returns

@@ -81,6 +81,13 @@ func TestParseRequestValid(t *testing.T) {
 				t.Errorf("postalAddress = %q", r.PostalAddress)
 			}
 		}},
+		{"values as people type them", with(map[string]any{"businessType": "Professional Services", "jurisdiction": "us ca",
+			"thirdPartyServices": []any{"Google Analytics", "Meta Pixel", "STRIPE", "google_analytics"}}), func(t *testing.T, r Request) {
+			if r.BusinessType != "professional_services" || r.Jurisdiction != "US-CA" ||
+				!slices.Equal(r.ThirdPartyServices, []string{"google-analytics", "meta-pixel", "stripe"}) {
+				t.Errorf("not resolved: %q %q %q", r.BusinessType, r.Jurisdiction, r.ThirdPartyServices)
+			}
+		}},
 		{"optional contact fields", with(map[string]any{"contactEmail": "privacy@acme.example", "postalAddress": "1 Road"}), func(t *testing.T, r Request) {
 			if r.ContactEmail != "privacy@acme.example" || r.PostalAddress != "1 Road" {
 				t.Errorf("%+v", r)
@@ -98,12 +105,15 @@ func TestParseRequestValid(t *testing.T) {
 	}
 }
 
-// fieldErr is one expected field error; allowed non-nil means the error
-// must list exactly those allowed values.
+// fieldErr is one expected field error; suggestions non-nil means the
+// error must suggest exactly those values (and never list them all).
 type fieldErr struct {
-	field, msg string
-	allowed    []string
+	field, msg  string
+	suggestions []string
 }
+
+// ref ends every unknown-value message.
+const ref = " The accepted values are listed in the API reference (openapi.yaml, docs/API.md)."
 
 const hygiene = "remove it (invisible formatting and control characters cannot appear in a published document)"
 
@@ -118,7 +128,7 @@ func TestParseRequestInvalid(t *testing.T) {
 		{"type missing", with(map[string]any{"type": nil}), []fieldErr{{"type", "is required", nil}}},
 		{"type not a string", with(map[string]any{"type": 1}), []fieldErr{{"type", "must be a string", nil}}},
 		{"type empty", with(map[string]any{"type": " "}), []fieldErr{{"type", "must not be empty", nil}}},
-		{"type not allowed", with(map[string]any{"type": "terms"}), []fieldErr{{"type", "must be one of the allowed values", Types()}}},
+		{"type not allowed", with(map[string]any{"type": "terms"}), []fieldErr{{"type", `"terms" is not a known document type.` + ref, []string{}}}},
 		{"businessName missing", with(map[string]any{"businessName": nil}), []fieldErr{{"businessName", "is required", nil}}},
 		{"businessName too long", with(map[string]any{"businessName": long}), []fieldErr{{"businessName", "must be at most 200 characters", nil}}},
 		{"businessName control character", with(map[string]any{"businessName": "A\x07B"}), []fieldErr{{"businessName", "must not contain the control character U+0007: " + hygiene, nil}}},
@@ -139,16 +149,21 @@ func TestParseRequestInvalid(t *testing.T) {
 		{"websiteUrl ftp", with(map[string]any{"websiteUrl": "ftp://acme.example"}), []fieldErr{{"websiteUrl", "must use the http or https scheme", nil}}},
 		{"websiteUrl javascript", with(map[string]any{"websiteUrl": "javascript:alert(1)"}), []fieldErr{{"websiteUrl", "must be an absolute http or https URL such as https://example.com", nil}}},
 		{"websiteUrl userinfo", with(map[string]any{"websiteUrl": "https://u:p@acme.example"}), []fieldErr{{"websiteUrl", "must not contain user information", nil}}},
-		{"businessType not allowed", with(map[string]any{"businessType": "casino"}), []fieldErr{{"businessType", "must be one of the allowed values", BusinessTypes()}}},
-		{"language not allowed", with(map[string]any{"language": "fr"}), []fieldErr{{"language", "must be one of the allowed values", Languages()}}},
-		{"jurisdiction not allowed", with(map[string]any{"jurisdiction": "US-NY"}), []fieldErr{{"jurisdiction", "must be one of the allowed values", Jurisdictions()}}},
+		{"businessType not allowed", with(map[string]any{"businessType": "casino"}), []fieldErr{{"businessType", `"casino" is not a known business type.` + ref, []string{}}}},
+		{"businessType typo", with(map[string]any{"businessType": "ecomerce"}), []fieldErr{{"businessType", `"ecomerce" is not a known business type; did you mean "ecommerce"?` + ref, []string{"ecommerce"}}}},
+		{"language not allowed", with(map[string]any{"language": "fr"}), []fieldErr{{"language", `"fr" is not a known language.` + ref, []string{}}}},
+		{"jurisdiction not allowed", with(map[string]any{"jurisdiction": "US-NY"}), []fieldErr{{"jurisdiction", `"US-NY" is not a known jurisdiction.` + ref, []string{}}}},
 		{"jurisdiction missing", with(map[string]any{"jurisdiction": nil}), []fieldErr{{"jurisdiction", "is required", nil}}},
 		{"booleans missing", with(map[string]any{"collectsPayments": nil, "collectsUserData": nil, "usesAnalytics": nil}), []fieldErr{
 			{"collectsPayments", "is required", nil}, {"collectsUserData", "is required", nil}, {"usesAnalytics", "is required", nil}}},
 		{"boolean as string", with(map[string]any{"usesAnalytics": "yes"}), []fieldErr{{"usesAnalytics", "must be a boolean", nil}}},
 		{"services not an array", with(map[string]any{"thirdPartyServices": "stripe"}), []fieldErr{{"thirdPartyServices", "must be an array of strings", nil}}},
 		{"service unknown", with(map[string]any{"thirdPartyServices": []any{"stripe", "acme-pay", 3}}), []fieldErr{
-			{"thirdPartyServices[1]", "must be one of the allowed values", ServiceIDs()}, {"thirdPartyServices[2]", "must be a string", nil}}},
+			{"thirdPartyServices[1]", `"acme-pay" is not a known third-party service.` + ref, []string{}}, {"thirdPartyServices[2]", "must be a string", nil}}},
+		{"service typos", with(map[string]any{"thirdPartyServices": []any{"stirpe", "google analytic", "pay pal pro"}}), []fieldErr{
+			{"thirdPartyServices[0]", `"stirpe" is not a known third-party service; did you mean "stripe"?` + ref, []string{"stripe"}},
+			{"thirdPartyServices[1]", `"google analytic" is not a known third-party service; did you mean "google-analytics"?` + ref, []string{"google-analytics"}},
+			{"thirdPartyServices[2]", `"pay pal pro" is not a known third-party service; did you mean "paypal"?` + ref, []string{"paypal"}}}},
 		{"too many services", with(map[string]any{"thirdPartyServices": func() []any {
 			s := make([]any, MaxServices+1)
 			for i := range s {
@@ -158,11 +173,11 @@ func TestParseRequestInvalid(t *testing.T) {
 		}()}), []fieldErr{{"thirdPartyServices", "must have at most 50 entries", nil}}},
 		{"contactEmail invalid", with(map[string]any{"contactEmail": "Acme <a@b.example>"}), []fieldErr{{"contactEmail", "must be a plain email address such as privacy@example.com", nil}}},
 		{"postalAddress too long", with(map[string]any{"postalAddress": strings.Repeat("x", MaxPostalAddress+1)}), []fieldErr{{"postalAddress", "must be at most 500 characters", nil}}},
-		{"format not allowed", with(map[string]any{"format": "pdf"}), []fieldErr{{"format", "must be one of the allowed values", Formats}}},
+		{"format not allowed", with(map[string]any{"format": "pdf"}), []fieldErr{{"format", `"pdf" is not a known format.` + ref, []string{}}}},
 		{"everything at once", map[string]any{"type": "x", "websiteUrl": "nope", "extra": true, "usesAnalytics": 1}, []fieldErr{
 			{"businessName", "is required", nil}, {"businessType", "is required", nil}, {"collectsPayments", "is required", nil},
 			{"collectsUserData", "is required", nil}, {"extra", "unknown field", nil}, {"jurisdiction", "is required", nil},
-			{"type", "must be one of the allowed values", Types()}, {"usesAnalytics", "must be a boolean", nil},
+			{"type", `"x" is not a known document type.` + ref, []string{}}, {"usesAnalytics", "must be a boolean", nil},
 			{"websiteUrl", "must be an absolute http or https URL such as https://example.com", nil}}},
 	}
 	for _, tt := range tests {
@@ -180,8 +195,11 @@ func TestParseRequestInvalid(t *testing.T) {
 				if g.Field != w.field || g.Message != w.msg {
 					t.Errorf("field %d = %s %q, want %s %q", i, g.Field, g.Message, w.field, w.msg)
 				}
-				if w.allowed != nil && !slices.Equal(g.Allowed, w.allowed) {
-					t.Errorf("field %s allowed = %v, want %v", g.Field, g.Allowed, w.allowed)
+				if w.suggestions != nil && !slices.Equal(g.Suggestions, w.suggestions) {
+					t.Errorf("field %s suggestions = %q, want %q", g.Field, g.Suggestions, w.suggestions)
+				}
+				if len(g.Suggestions) > 3 {
+					t.Errorf("field %s suggests %d values, at most 3", g.Field, len(g.Suggestions))
 				}
 			}
 		})
