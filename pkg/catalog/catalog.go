@@ -17,7 +17,9 @@ import (
 	"fmt"
 	"io/fs"
 	"slices"
+	"strings"
 	"sync"
+	"unicode"
 )
 
 //go:embed data/*.json
@@ -43,6 +45,9 @@ type Catalog struct {
 // Jurisdiction is a legal regime a document can target.
 type Jurisdiction struct {
 	ID string `json:"id"`
+	// Aliases are other names people use for it (ISO 3166 codes, names);
+	// requests may use them, documents and stored requests use ID.
+	Aliases []string `json:"aliases,omitempty"`
 	// Countries are ISO 3166-1 alpha-2 codes of the region: a service
 	// provider established outside them means an international transfer.
 	Countries []string `json:"countries"`
@@ -52,6 +57,18 @@ type Jurisdiction struct {
 	// Privacy Framework (and, for the UK, its UK Extension).
 	Adequate  []string   `json:"adequate,omitempty"`
 	Authority *Authority `json:"authority,omitempty"`
+}
+
+// foldName is a name as compared with what people type: lower case,
+// without spaces, hyphens, underscores or dots (as pkg/policy reads input).
+func foldName(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case ' ', '-', '_', '.':
+			return -1
+		}
+		return unicode.ToLower(r)
+	}, s)
 }
 
 // Authority is the supervisory authority a data subject may complain to.
@@ -244,6 +261,15 @@ func (c *Catalog) validate() error {
 	unique("types", c.Types)
 	unique("languages", c.Languages)
 	unique("jurisdictions", ids(len(c.Jurisdictions), func(i int) string { return c.Jurisdictions[i].ID }))
+	// A name people type must mean one jurisdiction: ids and aliases,
+	// compared without case, spaces or punctuation, are all distinct.
+	var names []string
+	for _, j := range c.Jurisdictions {
+		for _, n := range append([]string{j.ID}, j.Aliases...) {
+			names = append(names, foldName(n))
+		}
+	}
+	unique("jurisdiction ids and aliases", names)
 	unique("dataCategories", cats)
 	unique("purposes", purposes)
 	unique("serviceCategories", scats)

@@ -134,6 +134,8 @@ func TestLoadRejectsBadVocabulary(t *testing.T) {
 		{"unknown basis", `"gdprBasis": "consent"`, `"gdprBasis": "whim"`, `unknown value "whim"`},
 		{"unknown purpose in business type", `"purposes": ["account", "orders"`, `"purposes": ["account", "gossip"`, `unknown value "gossip"`},
 		{"duplicate jurisdiction", `"id": "UK"`, `"id": "EU"`, `duplicate id "EU"`},
+		{"alias meaning two jurisdictions", `"aliases": ["California"]`, `"aliases": ["great-britain"]`, `jurisdiction ids and aliases: duplicate id "greatbritain"`},
+		{"alias equal to another id", `"aliases": ["California"]`, `"aliases": ["us ca", "UK"]`, `duplicate id "uk"`},
 		{"unknown ccpa letter", `"ccpa": ["K"]`, `"ccpa": ["Z"]`, `unknown value "Z"`},
 		{"unknown purpose of a category", `"sensitive": true, "purposes": ["account"`, `"sensitive": true, "purposes": ["gossip"`, `unknown value "gossip"`},
 	}

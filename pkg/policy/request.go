@@ -132,7 +132,7 @@ func ParseRequest(body []byte) (Request, error) {
 		}
 		return b
 	}
-	enum := func(name, what string, required bool, def string, allowed []string, canon func(string) string) string {
+	enum := func(name, what string, required bool, def string, allowed []string, canon func(string) string, names func(string) []string) string {
 		s, ok := str(name, required, 64)
 		if !ok {
 			return def
@@ -143,7 +143,7 @@ func ParseRequest(body []byte) (Request, error) {
 		// Exact, then as people type it: any letter case, spaces for
 		// hyphens or underscores ("Professional Services"), when that
 		// names exactly one value.
-		c, ok := resolve(canon(s), allowed, nil)
+		c, ok := resolve(canon(s), allowed, names)
 		if !ok {
 			sug := suggest(s, allowed)
 			bad.AddValue(name, unknownValue(what, s, sug), s, sug)
@@ -152,7 +152,7 @@ func ParseRequest(body []byte) (Request, error) {
 		return c
 	}
 
-	req.Type = enum("type", "document type", true, "", Types(), strings.ToLower)
+	req.Type = enum("type", "document type", true, "", Types(), strings.ToLower, nil)
 	if s, ok := str("businessName", true, MaxBusinessName); ok {
 		req.BusinessName = s
 	}
@@ -163,9 +163,9 @@ func ParseRequest(body []byte) (Request, error) {
 			req.WebsiteURL = u
 		}
 	}
-	req.BusinessType = enum("businessType", "business type", true, "", BusinessTypes(), strings.ToLower)
-	req.Language = enum("language", "language", false, DefaultLanguage, Languages(), strings.ToLower)
-	req.Jurisdiction = enum("jurisdiction", "jurisdiction", true, "", Jurisdictions(), strings.ToUpper)
+	req.BusinessType = enum("businessType", "business type", true, "", BusinessTypes(), strings.ToLower, nil)
+	req.Language = enum("language", "language", false, DefaultLanguage, Languages(), strings.ToLower, nil)
+	req.Jurisdiction = enum("jurisdiction", "jurisdiction", true, "", Jurisdictions(), strings.ToUpper, jurisdictionNames)
 	req.CollectsPayments = boolean("collectsPayments")
 	req.CollectsUserData = boolean("collectsUserData")
 	req.UsesAnalytics = boolean("usesAnalytics")
@@ -181,7 +181,7 @@ func ParseRequest(body []byte) (Request, error) {
 	if s, ok := text("postalAddress", false, MaxPostalAddress, true); ok {
 		req.PostalAddress = s
 	}
-	req.Format = enum("format", "format", false, DefaultFormat, Formats, strings.ToLower)
+	req.Format = enum("format", "format", false, DefaultFormat, Formats, strings.ToLower, nil)
 	if s, ok := str("effectiveDate", false, len(DateLayout)); ok && s != "" {
 		if d, err := ParseDate(s); err != nil {
 			bad.Add("effectiveDate", err.Error())
@@ -300,6 +300,14 @@ func services(v json.RawMessage, bad *errs.Fields) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// jurisdictionNames are a jurisdiction's aliases ("GB", "United Kingdom").
+func jurisdictionNames(id string) []string {
+	if j, ok := cat().Jurisdiction(id); ok {
+		return j.Aliases
+	}
+	return nil
 }
 
 // serviceNames are the names a service is known by besides its id.

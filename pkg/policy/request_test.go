@@ -81,6 +81,16 @@ func TestParseRequestValid(t *testing.T) {
 				t.Errorf("postalAddress = %q", r.PostalAddress)
 			}
 		}},
+		{"jurisdiction aliases", with(map[string]any{"jurisdiction": "GB"}), func(t *testing.T, r Request) {
+			if r.Jurisdiction != "UK" {
+				t.Errorf("GB read as %q, want UK", r.Jurisdiction)
+			}
+		}},
+		{"jurisdiction by name", with(map[string]any{"jurisdiction": "European Economic Area"}), func(t *testing.T, r Request) {
+			if r.Jurisdiction != "EU" {
+				t.Errorf("read as %q, want EU", r.Jurisdiction)
+			}
+		}},
 		{"values as people type them", with(map[string]any{"businessType": "Professional Services", "jurisdiction": "us ca",
 			"thirdPartyServices": []any{"Google Analytics", "Meta Pixel", "STRIPE", "google_analytics"}}), func(t *testing.T, r Request) {
 			if r.BusinessType != "professional_services" || r.Jurisdiction != "US-CA" ||
