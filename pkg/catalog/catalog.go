@@ -124,8 +124,11 @@ type BusinessType struct {
 
 // Service is a third-party service a business may use.
 type Service struct {
-	ID              string   `json:"id"`
-	Name            string   `json:"name"`
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	// Aliases are other names people use for the service ("GA4",
+	// "Facebook Pixel"); requests may use them, documents use Name.
+	Aliases         []string `json:"aliases,omitempty"`
 	Category        string   `json:"category"`
 	Provider        string   `json:"provider"`
 	ProviderCountry string   `json:"providerCountry"`
@@ -275,6 +278,18 @@ func (c *Catalog) validate() error {
 	unique("serviceCategories", scats)
 	unique("businessTypes", ids(len(c.BusinessTypes), func(i int) string { return c.BusinessTypes[i].ID }))
 	unique("services", ids(len(c.Services), func(i int) string { return c.Services[i].ID }))
+	// Likewise a service's id, name and aliases name it alone.
+	names = names[:0]
+	for _, s := range c.Services {
+		own := map[string]bool{}
+		for _, n := range append([]string{s.ID, s.Name}, s.Aliases...) {
+			if f := foldName(n); !own[f] {
+				own[f] = true
+				names = append(names, f)
+			}
+		}
+	}
+	unique("service ids, names and aliases", names)
 
 	in := func(where string, vocab []string, vals ...string) {
 		for _, v := range vals {

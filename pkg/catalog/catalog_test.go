@@ -78,6 +78,7 @@ func TestLoadRejects(t *testing.T) {
 		{"no sources", `[` + strings.Replace(goodService, `[{"fact":"f","url":"https://p.example","via":"v"}]`, `[]`, 1) + `]`, "no sources"},
 		{"bad country", `[` + strings.Replace(goodService, `"US"`, `"USA"`, 1) + `]`, "providerCountry"},
 		{"trailing data", `[` + goodService + `] []`, "trailing data"},
+		{"alias naming another service", `[` + goodService + `,` + strings.Replace(goodService, `"id":"svc","name":"Svc"`, `"id":"svc2","name":"Svc Two","aliases":["SVC"]`, 1) + `]`, `service ids, names and aliases: duplicate id "svc"`},
 	}
 	if _, err := Load(catalogFS(t, `[`+goodService+`]`)); err != nil {
 		t.Fatalf("good service rejected: %v", err)

@@ -313,7 +313,7 @@ func jurisdictionNames(id string) []string {
 // serviceNames are the names a service is known by besides its id.
 func serviceNames(id string) []string {
 	if svc, ok := cat().Service(id); ok {
-		return []string{svc.Name}
+		return append([]string{svc.Name}, svc.Aliases...)
 	}
 	return nil
 }

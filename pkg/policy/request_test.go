@@ -92,7 +92,7 @@ func TestParseRequestValid(t *testing.T) {
 			}
 		}},
 		{"values as people type them", with(map[string]any{"businessType": "Professional Services", "jurisdiction": "us ca",
-			"thirdPartyServices": []any{"Google Analytics", "Meta Pixel", "STRIPE", "google_analytics"}}), func(t *testing.T, r Request) {
+			"thirdPartyServices": []any{"Google Analytics", "Meta Pixel", "STRIPE", "google_analytics", "GA4", "Facebook Pixel"}}), func(t *testing.T, r Request) {
 			if r.BusinessType != "professional_services" || r.Jurisdiction != "US-CA" ||
 				!slices.Equal(r.ThirdPartyServices, []string{"google-analytics", "meta-pixel", "stripe"}) {
 				t.Errorf("not resolved: %q %q %q", r.BusinessType, r.Jurisdiction, r.ThirdPartyServices)
