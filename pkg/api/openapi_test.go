@@ -361,13 +361,7 @@ func TestOpenAPIResponses(t *testing.T) {
 	d := e.deps
 	d.Store = silentStore(t, 100*time.Millisecond)
 	e.h = api.NewServer(d)
-	for _, r := range []request{
-		{method: "POST", path: "/v1/policies/generate", key: key, body: validBody},
-		{method: "GET", path: "/v1/policies", key: key},
-		{method: "GET", path: "/v1/policies/" + id, key: key},
-		{method: "DELETE", path: "/v1/policies/" + id, key: key},
-		{method: "GET", path: "/v1/auth/profile", key: key},
-	} {
+	for _, r := range routeRequests(key, id) {
 		if rec := e.do(r); rec.Code != http.StatusServiceUnavailable {
 			t.Errorf("%s %s with the store down: %d", r.method, r.path, rec.Code)
 		}
@@ -392,13 +386,7 @@ func TestOpenAPIResponses(t *testing.T) {
 			t.Errorf("limits: %d, want %d: %s", rec.Code, want, rec.Body)
 		}
 	}
-	for _, r := range []request{
-		{method: "POST", path: "/v1/policies/generate", key: limKey, body: validBody},
-		{method: "GET", path: "/v1/policies", key: limKey},
-		{method: "GET", path: "/v1/policies/" + id, key: limKey},
-		{method: "DELETE", path: "/v1/policies/" + id, key: limKey},
-		{method: "GET", path: "/v1/auth/profile", key: limKey},
-	} {
+	for _, r := range routeRequests(limKey, id) {
 		if rec := lim.do(r); rec.Code != http.StatusTooManyRequests {
 			t.Errorf("%s %s over the rate: %d", r.method, r.path, rec.Code)
 		}

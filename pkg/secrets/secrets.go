@@ -10,14 +10,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
 
+	"github.com/policygen/policygen/pkg/awsfault"
 	"github.com/policygen/policygen/pkg/errs"
 )
 
@@ -52,7 +51,7 @@ func newSecretsManager(client *secretsmanager.Client, secretID string, ttl time.
 			out, err := client.GetSecretValue(ctx, &secretsmanager.GetSecretValueInput{SecretId: aws.String(secretID)})
 			if err != nil {
 				err = fmt.Errorf("secrets: get secret value %q: %w", secretID, err)
-				if transient(err) {
+				if awsfault.Transient(err) {
 					// Secrets Manager down or slow: the key may be fine,
 					// and the client may retry.
 					return nil, errs.Wrap(err, errs.Unavailable, "service_unavailable",
@@ -101,21 +100,6 @@ const retryDelay = 5 * time.Second
 // FetchTimeout bounds one read of the secret, retries included, so a silent
 // Secrets Manager costs a request at most this long (then 503).
 const FetchTimeout = 2 * time.Second
-
-// transient reports whether a failed read may succeed later: a timeout, a
-// network failure, throttling or a server-side error, as the SDK's retryer
-// classifies them. A missing secret or a denied read is not transient.
-func transient(err error) bool {
-	if errors.Is(err, context.DeadlineExceeded) {
-		return true
-	}
-	if retry.IsErrorRetryables(retry.DefaultRetryables).IsErrorRetryable(err) == aws.TrueTernary ||
-		retry.IsErrorThrottles(retry.DefaultThrottles).IsErrorThrottle(err) == aws.TrueTernary {
-		return true
-	}
-	var ne net.Error
-	return errors.As(err, &ne)
-}
 
 func (c *cached) fresh(now time.Time) ([]byte, bool) {
 	c.mu.RLock()

@@ -8,12 +8,11 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/smithy-go"
 
+	"github.com/policygen/policygen/pkg/awsfault"
 	"github.com/policygen/policygen/pkg/store"
 )
 
@@ -51,40 +50,12 @@ func Tune(o *dynamodb.Options) {
 		})
 }
 
-// unavailableCodes are the DynamoDB error codes that mean "not now": the
-// table or account is throttled, or the service failed on its side.
-var unavailableCodes = map[string]bool{
-	"ProvisionedThroughputExceededException": true,
-	"RequestLimitExceeded":                   true,
-	"ThrottlingException":                    true,
-	"InternalServerError":                    true,
-	"ServiceUnavailable":                     true,
-}
-
-// transient reports whether err means DynamoDB could not be reached or would
-// not serve now, once the SDK's own retries are spent: a throttling or
-// server-side error code, a network failure, or a timeout.
-func transient(err error) bool {
-	if errors.Is(err, context.DeadlineExceeded) {
-		return true
-	}
-	var ae smithy.APIError
-	if errors.As(err, &ae) && unavailableCodes[ae.ErrorCode()] {
-		return true
-	}
-	if retry.IsErrorRetryables(retry.DefaultRetryables).IsErrorRetryable(err) == aws.TrueTernary {
-		return true // connection reset or refused, 5xx, timeouts
-	}
-	var ne net.Error
-	return errors.As(err, &ne)
-}
-
 func (s *Store) internal(op string, err error) error {
 	if errors.Is(err, context.Canceled) {
 		return err
 	}
 	err = fmt.Errorf("dynamo store %s: %s: %w", s.table, op, err)
-	if transient(err) {
+	if awsfault.Transient(err) {
 		return store.Unavailable(err)
 	}
 	return err
