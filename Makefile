@@ -23,6 +23,7 @@ FUNCTIONS := GeneratePolicyFunction:generate-policy \
              GetPolicyFunction:get-policy \
              DeletePolicyFunction:delete-policy \
              GetProfileFunction:get-profile \
+             GetCatalogFunction:get-catalog \
              FallbackFunction:fallback
 
 LAMBDA_BUILD = CGO_ENABLED=0 GOOS=linux GOARCH=$(GOARCH) $(GO) build -trimpath -tags lambda.norpc -ldflags='-s -w' -o $(ARTIFACTS_DIR)/bootstrap
@@ -105,6 +106,8 @@ build-DeletePolicyFunction:
 	$(LAMBDA_BUILD) ./functions/delete-policy
 build-GetProfileFunction:
 	$(LAMBDA_BUILD) ./functions/get-profile
+build-GetCatalogFunction:
+	$(LAMBDA_BUILD) ./functions/get-catalog
 build-FallbackFunction:
 	$(LAMBDA_BUILD) ./functions/fallback
 

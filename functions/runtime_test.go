@@ -482,6 +482,7 @@ func TestEventSamplesMatchRoutes(t *testing.T) {
 		{"get-policy", "getPolicy"},
 		{"delete-policy", "deletePolicy"},
 		{"get-profile", "getProfile"},
+		{"get-catalog", "getCatalog"},
 	} {
 		t.Run(tc.dir, func(t *testing.T) {
 			ev := loadEvent(t, tc.dir)
@@ -541,7 +542,7 @@ func TestFunctionsAnswerEventSamples(t *testing.T) {
 	// Failed authentication first, while every function is cold: a missing
 	// or malformed key gets 401 and must not have fetched the pepper.
 	t.Run("unauthenticated", func(t *testing.T) {
-		for _, dir := range []string{"generate-policy", "list-policies", "get-policy", "delete-policy", "get-profile"} {
+		for _, dir := range []string{"generate-policy", "list-policies", "get-policy", "delete-policy", "get-profile", "get-catalog"} {
 			// Empty, malformed, and the sample key with one character of
 			// its checksum changed: right length and alphabet, so only the
 			// checksum check keeps it from a pepper read and a store lookup.
@@ -700,6 +701,27 @@ func TestFunctionsAnswerEventSamples(t *testing.T) {
 		decodeBody(t, resp, &p)
 		if p.Code != "plan_not_entitled" {
 			t.Errorf("code = %q, want plan_not_entitled", p.Code)
+		}
+	})
+
+	t.Run("get-catalog", func(t *testing.T) {
+		// Any plan's key may read the catalog: a Pro key included.
+		for _, k := range []string{key, proKey} {
+			resp := procs["get-catalog"].invoke(t, marshalEvent(t, withKey(loadEvent(t, "get-catalog"), k)))
+			wantStatus(t, resp, http.StatusOK, "application/json")
+			var c struct {
+				Jurisdictions []struct {
+					ID string `json:"id"`
+				} `json:"jurisdictions"`
+				Services []struct {
+					ID   string `json:"id"`
+					Name string `json:"name"`
+				} `json:"services"`
+			}
+			decodeBody(t, resp, &c)
+			if len(c.Jurisdictions) < 3 || len(c.Services) < 20 {
+				t.Errorf("catalog: %d jurisdictions, %d services", len(c.Jurisdictions), len(c.Services))
+			}
 		}
 	})
 

@@ -204,6 +204,7 @@ var wantFunctions = map[string]string{
 	"GetPolicyFunction":      "get-policy",
 	"DeletePolicyFunction":   "delete-policy",
 	"GetProfileFunction":     "get-profile",
+	"GetCatalogFunction":     "get-catalog",
 	"FallbackFunction":       "fallback",
 }
 
@@ -353,6 +354,7 @@ func TestTemplateIAMIsLeastPrivilege(t *testing.T) {
 		"GetPolicyFunction":      {"dynamodb:GetItem", "dynamodb:UpdateItem", "secretsmanager:GetSecretValue"},
 		"DeletePolicyFunction":   {"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:UpdateItem", "secretsmanager:GetSecretValue"},
 		"GetProfileFunction":     {"dynamodb:GetItem", "dynamodb:UpdateItem", "secretsmanager:GetSecretValue"},
+		"GetCatalogFunction":     {"dynamodb:GetItem", "dynamodb:UpdateItem", "secretsmanager:GetSecretValue"},
 		"FallbackFunction":       nil,
 	}
 	for _, fn := range tp.functions() {

@@ -171,11 +171,11 @@ func TestGenerateValidation(t *testing.T) {
 				"collectsUserData", "contactEmail", "extra", "format", "jurisdiction", "language", "postalAddress",
 				"thirdPartyServices", "type", "usesAnalytics", "websiteUrl"}},
 		{"empty strings and bad values", `{"type":"","businessName":"   ","websiteUrl":"ftp://acme.example",
-			"businessType":"bakery","language":"xx","jurisdiction":"MARS","collectsPayments":true,
+			"businessType":"casino","language":"xx","jurisdiction":"MARS","collectsPayments":true,
 			"collectsUserData":true,"usesAnalytics":false,"thirdPartyServices":["stripe","nope",7],
 			"contactEmail":"Bob <bob@example.com>","format":"pdf"}`,
 			422, "validation_failed", []string{"businessName", "businessType", "contactEmail", "format",
-				"jurisdiction", "language", "thirdPartyServices[1]", "thirdPartyServices[2]", "type", "websiteUrl"}},
+				"jurisdiction", "language", "thirdPartyServices[2]", "type", "websiteUrl"}},
 		{"over-long and relative URL", `{"type":"privacy","businessName":"` + strings.Repeat("n", policy.MaxBusinessName+1) +
 			`","websiteUrl":"/relative","businessType":"saas","jurisdiction":"EU","collectsPayments":false,
 			"collectsUserData":false,"usesAnalytics":false,"postalAddress":"` + strings.Repeat("a", policy.MaxPostalAddress+1) + `"}`,
@@ -198,7 +198,7 @@ func TestGenerateValidation(t *testing.T) {
 		p := wantProblem(t, rec, 422, "validation_failed")
 		want := map[string][2]string{ // field: value, first suggestion ("" for none)
 			"type": {"privcy", "privacy"}, "businessType": {"saass", "saas"}, "language": {"xx", ""},
-			"jurisdiction": {"EUU", "EU"}, "thirdPartyServices[0]": {"stirpe", "stripe"},
+			"jurisdiction": {"EUU", "EU"},
 		}
 		for _, fe := range p.Errors {
 			w, ok := want[fe.Field]
@@ -260,6 +260,7 @@ func routeRequests(key, policyID string) []request {
 		{method: "GET", path: "/v1/policies/" + policyID, key: key},
 		{method: "DELETE", path: "/v1/policies/" + policyID, key: key},
 		{method: "GET", path: "/v1/auth/profile", key: key},
+		{method: "GET", path: "/v1/catalog", key: key},
 	}
 }
 
@@ -373,6 +374,13 @@ func TestPlanNotEntitled(t *testing.T) {
 		pid := e.seed(acct)
 		for _, r := range routeRequests(key, pid) {
 			t.Run(string(plan)+" "+r.method+" "+r.path, func(t *testing.T) {
+				if r.path == "/v1/catalog" {
+					// Any plan's key may read the catalog.
+					if rec := e.do(r); rec.Code != http.StatusOK {
+						t.Fatalf("catalog with a %s key: %d %s", plan, rec.Code, rec.Body)
+					}
+					return
+				}
 				p := wantProblem(t, e.do(r), 403, "plan_not_entitled")
 				if !strings.Contains(p.Detail, "Agency plan") {
 					t.Errorf("detail %q does not name the Agency plan", p.Detail)
@@ -972,4 +980,103 @@ func FuzzGenerate(f *testing.F) {
 			t.Fatalf("%d for %q: %s", rec.Code, body, rec.Body)
 		}
 	})
+}
+
+func TestCatalog(t *testing.T) {
+	e := newEnv(t)
+	_, key := e.account(account.Starter) // any plan's key
+	rec := e.get("/v1/catalog", key)
+	if rec.Code != http.StatusOK {
+		t.Fatalf("status %d: %s", rec.Code, rec.Body)
+	}
+	var c struct {
+		Jurisdictions []struct {
+			ID   string `json:"id"`
+			Laws []struct {
+				ID string `json:"id"`
+			} `json:"laws"`
+			MemberStates []struct {
+				Code string `json:"code"`
+			} `json:"memberStates"`
+		} `json:"jurisdictions"`
+		BusinessTypes []struct {
+			ID         string   `json:"id"`
+			SectorLaws []string `json:"sectorLaws"`
+		} `json:"businessTypes"`
+		Purposes []string `json:"purposes"`
+		Services []struct {
+			ID      string   `json:"id"`
+			Aliases []string `json:"aliases"`
+		} `json:"services"`
+	}
+	decode(t, rec, &c)
+	laws := map[string][]string{}
+	for _, j := range c.Jurisdictions {
+		for _, l := range j.Laws {
+			laws[j.ID] = append(laws[j.ID], l.ID)
+		}
+	}
+	if !slices.Contains(laws["EU"], "gdpr") || !slices.Contains(laws["UK"], "pecr") || !slices.Contains(laws["US-CA"], "caloppa") {
+		t.Errorf("laws per jurisdiction = %v", laws)
+	}
+	if len(c.BusinessTypes) < 20 || !slices.ContainsFunc(c.BusinessTypes, func(b struct {
+		ID         string   `json:"id"`
+		SectorLaws []string `json:"sectorLaws"`
+	}) bool {
+		return b.ID == "healthcare" && slices.Contains(b.SectorLaws, "HIPAA")
+	}) {
+		t.Errorf("business types = %+v", c.BusinessTypes)
+	}
+	if !slices.Contains(c.Purposes, "analytics") {
+		t.Errorf("purposes = %v", c.Purposes)
+	}
+	i := slices.IndexFunc(c.Services, func(s struct {
+		ID      string   `json:"id"`
+		Aliases []string `json:"aliases"`
+	}) bool {
+		return s.ID == "google-analytics"
+	})
+	if i < 0 || !slices.Contains(c.Services[i].Aliases, "GA4") {
+		t.Errorf("google-analytics missing or without its GA4 alias")
+	}
+	// It takes no query parameters.
+	if rec := e.get("/v1/catalog?format=xml", key); rec.Code != http.StatusBadRequest {
+		t.Errorf("catalog with a query: %d", rec.Code)
+	}
+}
+
+func TestEvidence(t *testing.T) {
+	e := newEnv(t)
+	_, key := e.account(account.Agency)
+	id := e.mustGenerate(key)
+	var plain map[string]any
+	decode(t, e.get("/v1/policies/"+id, key), &plain)
+	if _, ok := plain["evidence"]; ok {
+		t.Error("evidence present without include=evidence")
+	}
+	var p struct {
+		Content  string            `json:"content"`
+		Evidence []policy.Evidence `json:"evidence"`
+	}
+	decode(t, e.get("/v1/policies/"+id+"?include=evidence", key), &p)
+	if len(p.Evidence) < 10 {
+		t.Fatalf("%d evidence entries", len(p.Evidence))
+	}
+	var reqs []string
+	for _, ev := range p.Evidence {
+		reqs = append(reqs, ev.Requirement)
+		if ev.Citation == "" || ev.Heading == "" || ev.Anchor == "" {
+			t.Errorf("incomplete evidence %+v", ev)
+		}
+		// The anchor is the one the document's table of contents links to.
+		if !strings.Contains(p.Content, "(<#"+ev.Anchor+">)") {
+			t.Errorf("anchor %q not linked in the document", ev.Anchor)
+		}
+	}
+	if !slices.Contains(reqs, "gdpr.13.1.a") {
+		t.Errorf("evidence lacks gdpr.13.1.a: %v", reqs)
+	}
+	for _, q := range []string{"?include=evidence,content", "?include=evidence&include=evidence", "?expand=evidence"} {
+		wantProblem(t, e.get("/v1/policies/"+id+q, key), http.StatusBadRequest, "invalid_query")
+	}
 }

@@ -264,17 +264,21 @@ func TestOpenAPIEnums(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	enum := func(path ...string) []string {
+	list := func(key string, path ...string) []string {
 		var node any = props
 		for _, p := range path {
 			node = node.(map[string]any)[p]
 		}
 		var out []string
-		for _, v := range node.(map[string]any)["enum"].([]any) {
+		for _, v := range node.(map[string]any)[key].([]any) {
 			out = append(out, v.(string))
 		}
 		return out
 	}
+	enum := func(path ...string) []string { return list("enum", path...) }
+	// Fields that also accept names and aliases list their canonical values
+	// as examples: an enum would make schema validators refuse "GB".
+	examples := func(path ...string) []string { return list("examples", path...) }
 	tests := []struct {
 		name string
 		got  []string
@@ -282,9 +286,8 @@ func TestOpenAPIEnums(t *testing.T) {
 	}{
 		{"type", enum("type"), policy.Types()},
 		{"language", enum("language"), policy.Languages()},
-		{"jurisdiction", enum("jurisdiction"), policy.Jurisdictions()},
-		{"businessType", enum("businessType"), policy.BusinessTypes()},
-		{"thirdPartyServices", enum("thirdPartyServices", "items"), policy.ServiceIDs()},
+		{"jurisdiction", examples("jurisdiction"), policy.Jurisdictions()},
+		{"businessType", examples("businessType"), policy.BusinessTypes()},
 		{"format", enum("format"), policy.Formats},
 	}
 	for _, tt := range tests {
@@ -326,6 +329,8 @@ func TestOpenAPIResponses(t *testing.T) {
 	_, proKey := e.account(account.Pro)
 	id := e.mustGenerate(key)
 	e.mustGenerate(key)
+	oldAcct, oldKey := e.account(account.Agency)
+	old := e.seed(oldAcct) // generated with another template version
 
 	for _, r := range []request{
 		{method: "POST", path: "/v1/policies/generate", key: key, body: validBody},
@@ -351,6 +356,13 @@ func TestOpenAPIResponses(t *testing.T) {
 		{method: "GET", path: "/v1/auth/profile", key: key},
 		{method: "GET", path: "/v1/auth/profile"},
 		{method: "GET", path: "/v1/auth/profile", key: proKey},
+		{method: "GET", path: "/v1/policies/" + id + "?include=evidence", key: key},
+		{method: "GET", path: "/v1/policies/" + id + "?include=everything", key: key},
+		{method: "GET", path: "/v1/policies/" + old + "?include=evidence", key: oldKey},
+		{method: "GET", path: "/v1/catalog", key: key},
+		{method: "GET", path: "/v1/catalog", key: proKey},
+		{method: "GET", path: "/v1/catalog?x=1", key: key},
+		{method: "GET", path: "/v1/catalog"},
 		{method: "PUT", path: "/v1/policies/" + id, key: key},
 		{method: "GET", path: "/v1/nowhere", key: key},
 	} {

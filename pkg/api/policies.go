@@ -22,17 +22,22 @@ import (
 type policySummary struct {
 	ID string `json:"id"`
 	policy.Request
-	RiskScore       int               `json:"riskScore"`
-	RiskLevel       string            `json:"riskLevel"`
-	ComplianceFlags []compliance.Flag `json:"complianceFlags"`
-	TemplateVersion string            `json:"templateVersion"`
-	CreatedAt       string            `json:"createdAt"`
+	Status          string              `json:"status"`
+	Todos           []compliance.Todo   `json:"todos"`
+	RiskScore       int                 `json:"riskScore"`
+	RiskLevel       string              `json:"riskLevel"`
+	RiskFactors     []compliance.Factor `json:"riskFactors"`
+	ComplianceFlags []compliance.Flag   `json:"complianceFlags"`
+	TemplateVersion string              `json:"templateVersion"`
+	CreatedAt       string              `json:"createdAt"`
 }
 
 // policyObject is the full policy object.
 type policyObject struct {
 	policySummary
 	Content string `json:"content"`
+	// Evidence is present only when asked for (?include=evidence).
+	Evidence []policy.Evidence `json:"evidence,omitempty"`
 }
 
 type policyList struct {
@@ -45,8 +50,11 @@ func summaryJSON(p store.Summary) policySummary {
 	s := policySummary{
 		ID:              p.ID,
 		Request:         p.Request,
+		Status:          p.Status,
+		Todos:           p.Todos,
 		RiskScore:       p.RiskScore,
 		RiskLevel:       p.RiskLevel,
+		RiskFactors:     p.RiskFactors,
 		ComplianceFlags: p.ComplianceFlags,
 		TemplateVersion: p.TemplateVersion,
 		CreatedAt:       timeJSON(p.CreatedAt),
@@ -54,6 +62,12 @@ func summaryJSON(p store.Summary) policySummary {
 	// Arrays are always arrays in the API, never null.
 	if s.ThirdPartyServices == nil {
 		s.ThirdPartyServices = []string{}
+	}
+	if s.Todos == nil {
+		s.Todos = []compliance.Todo{}
+	}
+	if s.RiskFactors == nil {
+		s.RiskFactors = []compliance.Factor{}
 	}
 	if s.ComplianceFlags == nil {
 		s.ComplianceFlags = []compliance.Flag{}
@@ -103,8 +117,11 @@ func (s *server) handleGenerate(w http.ResponseWriter, r *http.Request) error {
 			ID:              ids.New(ids.Policy),
 			AccountID:       p.Account.ID,
 			Request:         res.Request,
+			Status:          res.Status,
+			Todos:           res.Todos,
 			RiskScore:       res.RiskScore,
 			RiskLevel:       res.RiskLevel,
+			RiskFactors:     res.RiskFactors,
 			ComplianceFlags: res.Flags,
 			TemplateVersion: res.TemplateVersion,
 			CreatedAt:       now,
@@ -112,7 +129,7 @@ func (s *server) handleGenerate(w http.ResponseWriter, r *http.Request) error {
 		Content: res.Content,
 	}
 	location := "/v1/policies/" + pol.ID
-	out := encodeJSON(policyObject{summaryJSON(pol.Summary), pol.Content})
+	out := encodeJSON(policyObject{policySummary: summaryJSON(pol.Summary), Content: pol.Content})
 	quota := s.limits(p.Account.Plan).MonthlyGenerations
 	opt := store.CreateOptions{Quota: quota}
 	idem := idempotency(r.Context())
@@ -247,6 +264,10 @@ func (s *server) handleGet(w http.ResponseWriter, r *http.Request) error {
 	if !ids.Valid(ids.Policy, id) {
 		return errPolicyNotFound
 	}
+	withEvidence, err := includeEvidence(r.URL.RawQuery)
+	if err != nil {
+		return err
+	}
 	p := info(r.Context()).principal
 	pol, err := s.store.Policy(r.Context(), p.Account.ID, id)
 	if errs.Is(err, errs.NotFound) {
@@ -255,8 +276,57 @@ func (s *server) handleGet(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return internal(err, "get policy")
 	}
-	writeJSON(w, http.StatusOK, "application/json", policyObject{summaryJSON(pol.Summary), pol.Content})
+	out := policyObject{policySummary: summaryJSON(pol.Summary), Content: pol.Content}
+	if withEvidence {
+		if out.Evidence, err = evidence(pol.Summary); err != nil {
+			return err
+		}
+	}
+	writeJSON(w, http.StatusOK, "application/json", out)
 	return nil
+}
+
+// includeEvidence reads GET /v1/policies/{id}'s query: include=evidence is
+// the only parameter and value it knows.
+func includeEvidence(rawQuery string) (bool, error) {
+	q, err := url.ParseQuery(rawQuery)
+	if err != nil {
+		return false, errs.E(errs.Invalid, "invalid_query", "the query string could not be parsed")
+	}
+	for k := range q {
+		if k != "include" {
+			return false, errs.E(errs.Invalid, "invalid_query", "unknown query parameter %q: the only parameter is include=evidence", k)
+		}
+	}
+	vals := q["include"]
+	if len(vals) > 1 {
+		return false, errs.E(errs.Invalid, "invalid_query", "include must be given once")
+	}
+	if len(vals) == 0 {
+		return false, nil
+	}
+	for _, v := range strings.Split(vals[0], ",") {
+		if v != "evidence" {
+			return false, errs.E(errs.Invalid, "invalid_query", "unknown include value %q: the only value is evidence", v)
+		}
+	}
+	return true, nil
+}
+
+// evidence recomputes a stored policy's evidence. Generation is
+// deterministic, so the stored request under the same template version
+// gives the document's own evidence; under another version it might not,
+// and the client is told so rather than given evidence for other text.
+func evidence(p store.Summary) ([]policy.Evidence, error) {
+	if p.TemplateVersion != policy.TemplateVersion {
+		return nil, errs.E(errs.Conflict, "evidence_unavailable",
+			"this policy was generated with template version %s and evidence is computed with %s: generate it again to get evidence for the current text", p.TemplateVersion, policy.TemplateVersion)
+	}
+	doc, _, _, err := policy.Compose(p.Request)
+	if err != nil {
+		return nil, err
+	}
+	return doc.Evidence, nil
 }
 
 func (s *server) handleDelete(w http.ResponseWriter, r *http.Request) error {

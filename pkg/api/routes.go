@@ -16,7 +16,10 @@ type route struct {
 	// jsonBody marks routes that read a JSON request body: they require
 	// Content-Type: application/json.
 	jsonBody bool
-	handler  func(s *server, w http.ResponseWriter, r *http.Request) error
+	// anyPlan marks routes any plan's key may call (the catalog); the rest
+	// need a plan with API access.
+	anyPlan bool
+	handler func(s *server, w http.ResponseWriter, r *http.Request) error
 }
 
 // routes is the one route table: everything that serves or describes the API
@@ -28,6 +31,7 @@ var routes = []route{
 	{Route: Route{"getPolicy", "GET", "/v1/policies/{id}"}, handler: (*server).handleGet},
 	{Route: Route{"deletePolicy", "DELETE", "/v1/policies/{id}"}, handler: (*server).handleDelete},
 	{Route: Route{"getProfile", "GET", "/v1/auth/profile"}, handler: (*server).handleProfile},
+	{Route: Route{"getCatalog", "GET", "/v1/catalog"}, anyPlan: true, handler: (*server).handleCatalog},
 }
 
 // Routes lists every route of the API.

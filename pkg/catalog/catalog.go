@@ -57,6 +57,9 @@ type Jurisdiction struct {
 	// Privacy Framework (and, for the UK, its UK Extension).
 	Adequate  []string   `json:"adequate,omitempty"`
 	Authority *Authority `json:"authority,omitempty"`
+	// Authorities are the supervisory authorities of the member states
+	// (ISO 3166-1 alpha-2), named for complaints when a request gives one.
+	Authorities map[string]Authority `json:"authorities,omitempty"`
 }
 
 // foldName is a name as compared with what people type: lower case,
@@ -117,37 +120,87 @@ type Practice struct {
 // BusinessType is a kind of business and what it collects from its users
 // when the request says it collects user data.
 type BusinessType struct {
-	ID             string   `json:"id"`
+	ID string `json:"id"`
+	// Name is how people call it ("Health care"); Aliases are other names.
+	Name           string   `json:"name"`
+	Aliases        []string `json:"aliases,omitempty"`
 	DataCategories []string `json:"dataCategories"`
 	Purposes       []string `json:"purposes"`
+	// SectorLaws are the U.S. sector laws that may govern such a business
+	// besides the document's law (HIPAA, FERPA, COPPA, GLBA): each raises a flag.
+	SectorLaws []string `json:"sectorLaws,omitempty"`
+	// SpecialCategory marks businesses likely to handle special categories
+	// of personal data (GDPR Art. 9: health, religious beliefs).
+	SpecialCategory bool `json:"specialCategory,omitempty"`
 }
 
-// Service is a third-party service a business may use.
+// SectorLaws a business type may name.
+var SectorLaws = []string{"HIPAA", "FERPA", "COPPA", "GLBA"}
+
+// Service is a third-party service a business may use. Facts no source
+// confirmed are empty (or nil): the document then says less, never guesses.
 type Service struct {
 	ID   string `json:"id"`
 	Name string `json:"name"`
 	// Aliases are other names people use for the service ("GA4",
 	// "Facebook Pixel"); requests may use them, documents use Name.
-	Aliases         []string `json:"aliases,omitempty"`
+	Aliases []string `json:"aliases,omitempty"`
+	// ThirdPartyWeb names the entities of the npm package third-party-web
+	// (0.30.0) this entry stands for; Domains are the hosts that identify
+	// the service on a web page (from that package).
+	ThirdPartyWeb   []string `json:"thirdPartyWeb,omitempty"`
+	Domains         []string `json:"domains,omitempty"`
 	Category        string   `json:"category"`
-	Provider        string   `json:"provider"`
-	ProviderCountry string   `json:"providerCountry"`
-	EUEntity        string   `json:"euEntity"` // contracting entity in the EEA, if any
+	Provider        string   `json:"provider"`        // legal entity; "" if not confirmed
+	ProviderCountry string   `json:"providerCountry"` // ISO 3166-1 alpha-2; "" if not confirmed
+	EUEntity        string   `json:"euEntity"`        // contracting entity in the EEA, if any
 	Purpose         string   `json:"purpose"`
 	DataCategories  []string `json:"dataCategories"`
+	// Roles is the provider's GDPR role for each purpose of its category:
+	// processor, controller (independent) or joint_controller. A purpose
+	// without a role is not characterised in the document.
+	Roles map[string]string `json:"roles,omitempty"`
+	// JointController is true when the provider's terms make it a joint
+	// controller with the website (Art. 26 GDPR); nil when not known.
+	JointController *bool `json:"jointController"`
 	// SetsCookies is nil when no source confirmed whether the service
 	// stores or reads information on the visitor's device. Callers must
 	// not read nil as false: see CookiesUnknown.
-	SetsCookies          *bool           `json:"setsCookies"`
-	Cookies              []Cookie        `json:"cookies"`
-	PrivacyPolicyURL     string          `json:"privacyPolicyUrl"`
-	DPAURL               string          `json:"dpaUrl,omitempty"`
-	DataPrivacyFramework *bool           `json:"dataPrivacyFramework"` // nil: not known
-	TransferMechanism    string          `json:"transferMechanism"`    // as the provider states it; "" if not known
-	CCPARole             string          `json:"ccpaRole"`
-	Essential            bool            `json:"essential"`
-	Sources              []ServiceSource `json:"sources"`
+	SetsCookies          *bool    `json:"setsCookies"`
+	Cookies              []Cookie `json:"cookies"`
+	PrivacyPolicyURL     string   `json:"privacyPolicyUrl"`
+	OptOutURL            string   `json:"optOutUrl,omitempty"`
+	DPAURL               string   `json:"dpaUrl,omitempty"`
+	DataPrivacyFramework *bool    `json:"dataPrivacyFramework"` // nil: not known
+	// Transfers lists, per jurisdiction id (EU, UK), the transfer
+	// mechanisms (TransferMechanisms) the provider states it relies on.
+	Transfers map[string][]string `json:"transfers,omitempty"`
+	// AccessCountries are further countries from which the provider states
+	// personal data may be accessed (ISO 3166-1 alpha-2).
+	AccessCountries []string `json:"accessCountries,omitempty"`
+	// Retention is how long the provider keeps the data by default, as it
+	// states it; "" if not known.
+	Retention string          `json:"retention,omitempty"`
+	CCPARole  string          `json:"ccpaRole"` // "" if not known
+	Essential bool            `json:"essential"`
+	Sources   []ServiceSource `json:"sources"`
 }
+
+// GDPR roles of a service provider.
+const (
+	RoleProcessor       = "processor"
+	RoleController      = "controller"
+	RoleJointController = "joint_controller"
+)
+
+// TransferMechanisms are the Chapter V transfer tools a provider may rely
+// on, by id: the EU-U.S. Data Privacy Framework (Commission Implementing
+// Decision (EU) 2023/1795), the EU standard contractual clauses (Decision
+// (EU) 2021/914), binding corporate rules (Art. 47), the UK Extension to
+// the DPF (the UK-US data bridge, Data Protection (Adequacy) (United States
+// of America) Regulations 2023), the UK International Data Transfer
+// Agreement and the UK Addendum to the EU clauses (s. 119A DPA 2018).
+var TransferMechanisms = []string{"eu_us_dpf", "eu_sccs", "bcr", "uk_extension", "uk_idta", "uk_addendum"}
 
 // ServiceSource records where a fact about a service was read.
 type ServiceSource struct {
@@ -277,6 +330,17 @@ func (c *Catalog) validate() error {
 	unique("purposes", purposes)
 	unique("serviceCategories", scats)
 	unique("businessTypes", ids(len(c.BusinessTypes), func(i int) string { return c.BusinessTypes[i].ID }))
+	names = names[:0]
+	for _, b := range c.BusinessTypes {
+		own := map[string]bool{}
+		for _, n := range append([]string{b.ID, b.Name}, b.Aliases...) {
+			if f := foldName(n); !own[f] {
+				own[f] = true
+				names = append(names, f)
+			}
+		}
+	}
+	unique("business type ids, names and aliases", names)
 	unique("services", ids(len(c.Services), func(i int) string { return c.Services[i].ID }))
 	// Likewise a service's id, name and aliases name it alone.
 	names = names[:0]
@@ -310,7 +374,9 @@ func (c *Catalog) validate() error {
 		if len(d.CCPA) == 0 {
 			bad("dataCategory %s: no CCPA category", d.ID)
 		}
-		in("dataCategory "+d.ID+" ccpa", []string{"A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L"}, d.CCPA...)
+		// "other": personal information that fits no category of
+		// § 1798.140(v)(1)(A)-(K), a list that is not exhaustive.
+		in("dataCategory "+d.ID+" ccpa", []string{"A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L", "other"}, d.CCPA...)
 	}
 	for _, d := range c.DataCategories {
 		in("dataCategory "+d.ID+" purposes", purposes, d.Purposes...)
@@ -326,16 +392,38 @@ func (c *Catalog) validate() error {
 		in(name+" purposes", purposes, p.Purposes...)
 	}
 	for _, b := range c.BusinessTypes {
+		in("businessType "+b.ID+" sectorLaws", SectorLaws, b.SectorLaws...)
+		if b.Name == "" {
+			bad("businessType %s: no name", b.ID)
+		}
 		in("businessType "+b.ID+" dataCategories", cats, b.DataCategories...)
 		in("businessType "+b.ID+" purposes", purposes, b.Purposes...)
 	}
 	for _, s := range c.Services {
 		where := "service " + s.ID
-		if s.Name == "" || s.Provider == "" || s.Purpose == "" {
-			bad("%s: name, provider and purpose are required", where)
+		if s.Name == "" || s.Purpose == "" {
+			bad("%s: name and purpose are required", where)
 		}
-		if len(s.ProviderCountry) != 2 {
+		if s.ProviderCountry != "" && len(s.ProviderCountry) != 2 {
 			bad("%s: providerCountry must be an ISO 3166-1 alpha-2 code", where)
+		}
+		sc, _ := c.ServiceCategory(s.Category)
+		for p, r := range s.Roles {
+			if !slices.Contains(sc.Purposes, p) {
+				bad("%s: role for %q, which is not a purpose of category %s", where, p, s.Category)
+			}
+			in(where+" roles", []string{RoleProcessor, RoleController, RoleJointController}, r)
+		}
+		for j, ms := range s.Transfers {
+			if _, ok := c.Jurisdiction(j); !ok {
+				bad("%s: transfers for unknown jurisdiction %q", where, j)
+			}
+			in(where+" transfers", TransferMechanisms, ms...)
+		}
+		for _, a := range s.AccessCountries {
+			if len(a) != 2 {
+				bad("%s: accessCountries must be ISO 3166-1 alpha-2 codes", where)
+			}
 		}
 		in(where+" category", scats, s.Category)
 		in(where+" dataCategories", cats, s.DataCategories...)
@@ -345,24 +433,30 @@ func (c *Catalog) validate() error {
 		if len(s.DataCategories) == 0 {
 			bad("%s: no dataCategories", where)
 		}
-		in(where+" ccpaRole", []string{RoleServiceProvider, RoleThirdParty}, s.CCPARole)
+		if s.CCPARole != "" {
+			in(where+" ccpaRole", []string{RoleServiceProvider, RoleThirdParty}, s.CCPARole)
+		}
 		if !isHTTPS(s.PrivacyPolicyURL) {
 			bad("%s: privacyPolicyUrl must be an https URL", where)
 		}
 		if s.DPAURL != "" && !isHTTPS(s.DPAURL) {
 			bad("%s: dpaUrl must be an https URL", where)
 		}
+		if s.OptOutURL != "" && !isHTTPS(s.OptOutURL) {
+			bad("%s: optOutUrl must be an https URL", where)
+		}
 		if (s.SetsCookies == nil || !*s.SetsCookies) && len(s.Cookies) > 0 {
 			bad("%s: lists cookies but setsCookies is not true", where)
 		}
 		// A payment provider completes a transaction the consumer asked
 		// for; it is never a recipient of a sale or sharing.
-		if s.Category == "payments" && s.CCPARole != RoleServiceProvider {
+		if s.Category == "payments" && s.CCPARole == RoleThirdParty {
 			bad("%s: a payment provider must have ccpaRole service_provider", where)
 		}
 		for _, k := range s.Cookies {
-			if k.Name == "" || k.Purpose == "" || k.Duration == "" {
-				bad("%s: cookie needs name, purpose and duration", where)
+			// An unconfirmed duration is empty, never a pointer elsewhere.
+			if k.Name == "" || k.Purpose == "" || strings.Contains(k.Duration, "see the provider") {
+				bad("%s: cookie needs a name, a purpose and a duration (empty if not confirmed)", where)
 			}
 		}
 	}

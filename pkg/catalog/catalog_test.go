@@ -47,7 +47,7 @@ func TestEmbedded(t *testing.T) {
 
 const goodService = `{"id":"svc","name":"Svc","category":"analytics","provider":"P Inc.","providerCountry":"US","euEntity":null,
  "purpose":"Measures.","dataCategories":["identifiers"],"setsCookies":true,"cookies":[{"name":"_x","purpose":"id","duration":"1 day"}],
- "privacyPolicyUrl":"https://p.example/privacy","dpaUrl":null,"dataPrivacyFramework":null,"transferMechanism":null,
+ "privacyPolicyUrl":"https://p.example/privacy","dpaUrl":null,"dataPrivacyFramework":null,"jointController":null,
  "ccpaRole":"service_provider","essential":false,"sources":[{"fact":"f","url":"https://p.example","via":"v"}]}`
 
 func catalogFS(t *testing.T, services string) fs.FS {

@@ -1,20 +1,87 @@
 package compliance
 
+import (
+	"fmt"
+	"slices"
+)
+
 // Severity of a compliance flag.
 type Severity string
 
 const (
-	SeverityError   Severity = "error"   // the document cannot satisfy a legal requirement without more input
-	SeverityWarning Severity = "warning" // a likely gap or an elevated risk the business should act on
-	SeverityInfo    Severity = "info"    // something the business should know; no action strictly required
+	SeverityError   Severity = "error"   // a practice that breaks a legal requirement as described
+	SeverityWarning Severity = "warning" // a likely gap or an obligation beyond the policy the business should act on
+	SeverityInfo    Severity = "info"    // something the business should know or confirm; no action strictly required
 )
 
 // Flag is one finding about a generated document, citing the exact law.
+// Code, Severity, Message and Fix come from the flag catalog (Catalog);
+// Subject names what the finding is about when a code can occur more than
+// once (a service, a field).
 type Flag struct {
 	Code     string   `json:"code"`
 	Severity Severity `json:"severity"`
 	Law      string   `json:"law"`
 	Citation string   `json:"citation"`
+	Subject  string   `json:"subject,omitempty"`
 	Message  string   `json:"message"`
 	Fix      string   `json:"fix"`
+}
+
+// Todo is an input the document still needs before it can be published as
+// it stands: the field to send, why, and the provision that requires it.
+type Todo struct {
+	Field    string `json:"field"`
+	Why      string `json:"why"`
+	Citation string `json:"citation"`
+}
+
+// Definition is one entry of the flag catalog. Message and Fix may hold
+// one %s, replaced by the flag's Subject.
+type Definition struct {
+	Code     string
+	Severity Severity
+	// Laws are the short names of the laws the flag can cite, with the
+	// citation for each.
+	Citations map[string]string
+	Message   string
+	Fix       string
+}
+
+// Flag makes a flag of d under law, about subject ("" for none).
+func (d Definition) flag(law, subject string) Flag {
+	f := Flag{Code: d.Code, Severity: d.Severity, Law: law, Citation: d.Citations[law], Subject: subject, Message: d.Message, Fix: d.Fix}
+	if subject != "" {
+		f.Message = fmt.Sprintf(d.Message, subject)
+		if containsVerb(d.Fix) {
+			f.Fix = fmt.Sprintf(d.Fix, subject)
+		}
+	}
+	return f
+}
+
+func containsVerb(s string) bool {
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] == '%' && s[i+1] == 's' {
+			return true
+		}
+	}
+	return false
+}
+
+// Lookup returns the catalog definition of code.
+func Lookup(code string) (Definition, bool) {
+	i := slices.IndexFunc(Catalog, func(d Definition) bool { return d.Code == code })
+	if i < 0 {
+		return Definition{}, false
+	}
+	return Catalog[i], true
+}
+
+func mustLookup(code string) Definition {
+	d, ok := Lookup(code)
+	if !ok {
+		panic("compliance: flag " + code + " is not in the catalog")
+	}
+	return d
 }

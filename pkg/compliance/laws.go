@@ -57,6 +57,8 @@ type Requirement struct {
 	Needs      []string `json:"needs"`
 	MissingFix string   `json:"missingFix"`
 	Notes      string   `json:"notes,omitempty"`
+	// FlagCode is the catalog flag a notModelled item is surfaced as.
+	FlagCode string `json:"flagCode,omitempty"`
 
 	Law string `json:"-"` // the id of the law it belongs to; set on load
 }
@@ -72,13 +74,14 @@ const (
 	FactCollectsSensitive       = "collectsSensitive"
 	FactConsentBasis            = "consentBasis"
 	FactAutomatedDecisions      = "automatedDecisions"
+	FactJointControllers        = "jointControllers"
 )
 
 // FactNames is the fact vocabulary.
 var FactNames = []string{
 	FactCollectsPayments, FactUsesAnalytics, FactHasThirdPartyServices,
 	FactSetsNonEssentialCookies, FactSellsOrShares, FactInternationalTransfers,
-	FactCollectsSensitive, FactConsentBasis, FactAutomatedDecisions,
+	FactCollectsSensitive, FactConsentBasis, FactAutomatedDecisions, FactJointControllers,
 }
 
 // NeedFields is the vocabulary of request fields a requirement may need.

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/policygen/policygen/pkg/catalog"
+	"github.com/policygen/policygen/pkg/compliance"
 )
 
 // generators build the blocks a clause line "@name" stands for: the lists
@@ -27,6 +28,57 @@ var generators = map[string]func(*builder) []Block{
 	"cookiePurposes":      genCookiePurposes,
 	"ccpaSources":         genCCPASources,
 	"cookiesUnknown":      genCookiesUnknown,
+	"summary":             genSummary,
+	"toc":                 genContents,
+}
+
+// genContents is the table of contents: an empty list that build fills
+// with the sections that follow (fillContents).
+func genContents(*builder) []Block { return []Block{{Kind: List}} }
+
+// genSummary is the layered notice's first layer: who we are, what we
+// collect and why, who gets it, the reader's rights and how to reach us.
+func genSummary(b *builder) []Block {
+	f := b.f
+	var cats, purposes, recipients []string
+	for _, c := range f.Categories {
+		cats = append(cats, lowerFirst(b.label("category."+c.ID)))
+	}
+	for _, p := range f.Purposes {
+		purposes = addUnique(purposes, lowerFirst(b.label("purpose."+p.ID+".short")))
+	}
+	for _, s := range f.Services {
+		recipients = append(recipients, s.Name)
+	}
+	recipients = append(recipients, f.Unknown...)
+	if f.Request.HostingProvider == "" {
+		recipients = append(recipients, b.label("summary.host"))
+	}
+	item := func(key string, extra map[string][]Inline) []Inline { return b.labelInlines(key, extra) }
+	l := Block{Kind: List}
+	l.Items = append(l.Items,
+		item("summary.who", nil),
+		item("summary.what", map[string][]Inline{"categories": text(b.join(cats))}),
+		item("summary.why", map[string][]Inline{"purposes": text(b.join(purposes))}),
+		item("summary.recipients", map[string][]Inline{"recipients": text(b.join(recipients))}),
+	)
+	if f.HasLaw(lawCCPA) {
+		if f.Set[compliance.FactSellsOrShares] {
+			l.Items = append(l.Items, item("summary.sold", nil))
+		} else {
+			l.Items = append(l.Items, item("summary.notSold", nil))
+		}
+	}
+	switch {
+	case f.gdprFamily():
+		l.Items = append(l.Items, item("summary.rights.gdpr", nil))
+	case f.HasLaw(lawCCPA):
+		l.Items = append(l.Items, item("summary.rights.ccpa", nil))
+	default:
+		l.Items = append(l.Items, item("summary.rights.caloppa", nil))
+	}
+	l.Items = append(l.Items, item("summary.contact", nil))
+	return []Block{l}
 }
 
 // jlabel is the label for key in the document's jurisdiction
@@ -152,29 +204,66 @@ func genCCPAPurposes(b *builder) []Block {
 }
 
 func genServices(b *builder) []Block {
-	t := Block{Kind: Table, Header: b.header("service", "provider", "purpose", "data", "policy")}
+	t := Block{Kind: Table, Header: b.header("service", "provider", "purpose", "data", "role", "policy")}
 	for _, s := range b.f.Services {
 		provider := s.Provider
+		if provider == "" {
+			provider = b.label("country.unknown")
+		}
 		if s.EUEntity != "" && b.f.Jurisdiction.ID == "EU" && s.EUEntity != s.Provider {
 			provider += " (" + s.EUEntity + ")"
 		}
-		provider += ", " + b.country(s.ProviderCountry)
+		if s.ProviderCountry != "" {
+			provider += ", " + b.country(s.ProviderCountry)
+		}
 		t.Rows = append(t.Rows, [][]Inline{
 			text(s.Name),
 			text(provider),
 			text(s.Purpose),
 			text(b.categoryNames(s.DataCategories)),
+			text(b.role(s)),
 			{{Kind: Link, Text: s.PrivacyPolicyURL, URL: s.PrivacyPolicyURL}},
 		})
 	}
 	return []Block{t}
 }
 
+// role describes the provider's GDPR role for each purpose it serves, as
+// its terms state it: "Processor", or "Processor (payments); Controller
+// (security)". A purpose without a recorded role is not characterised.
+func (b *builder) role(s ServiceFact) string {
+	var groups []string
+	byRole := map[string][]string{}
+	for _, p := range s.Purposes {
+		r, ok := s.Roles[p]
+		if !ok {
+			continue
+		}
+		if _, seen := byRole[r]; !seen {
+			groups = append(groups, r)
+		}
+		byRole[r] = append(byRole[r], lowerFirst(b.label("purpose."+p+".short")))
+	}
+	switch len(groups) {
+	case 0:
+		return b.label("role.unknown")
+	case 1:
+		if len(byRole[groups[0]]) == len(s.Purposes) {
+			return b.label("role." + groups[0])
+		}
+	}
+	parts := make([]string, len(groups))
+	for i, r := range groups {
+		parts[i] = b.expandText(b.label("role.for"), map[string][]Inline{"role": text(b.label("role." + r)), "purposes": text(b.join(byRole[r]))})
+	}
+	return strings.Join(parts, "; ")
+}
+
 func (b *builder) country(code string) string {
 	if n := b.label("country." + code); n != "" {
 		return n
 	}
-	return code
+	return CountryName(code)
 }
 
 func genTransfers(b *builder) []Block {
@@ -185,47 +274,94 @@ func genTransfers(b *builder) []Block {
 		if !s.Transfer {
 			continue
 		}
-		adequacy := b.jlabel("adequacy.no")
-		adequate := slices.Contains(j.Adequate, s.ProviderCountry)
-		dpf := s.DataPrivacyFramework != nil && *s.DataPrivacyFramework && s.ProviderCountry == "US"
-		switch {
-		case adequate:
-			adequacy = b.jlabel("adequacy.yes")
-		case dpf && j.ID == "UK":
-			adequacy = b.label("adequacy.dpf.UK")
-		case dpf:
-			adequacy = b.label("adequacy.dpf")
-		case s.ProviderCountry == "US" && s.DataPrivacyFramework == nil:
-			// The catalog could not verify certification: do not say "No".
-			adequacy = b.label("adequacy.unconfirmed")
-			if transferUnknown(j, s) {
+		country := b.label("country.unknown")
+		if s.ProviderCountry != "" {
+			country = b.country(s.ProviderCountry)
+		}
+		var access []string
+		for _, c := range s.AccessCountries {
+			if !slices.Contains(j.Countries, c) && c != s.ProviderCountry {
+				access = append(access, b.country(c))
+			}
+		}
+		if len(access) > 0 {
+			country = b.expandText(b.label("transfer.access"), map[string][]Inline{"country": text(country), "access": text(b.join(access))})
+		}
+		var adequacy, safeguard string
+		mechs := mechanisms(j, s)
+		switch transferBasis(j, s) {
+		case basisAdequacy:
+			adequacy, safeguard = b.jlabel("adequacy.yes"), b.jlabel("safeguard.adequacy")
+		case basisDPF:
+			adequacy = b.jlabel("adequacy.dpf")
+			safeguard = b.jlabel("safeguard.dpf")
+		default:
+			adequacy = b.jlabel("adequacy.no")
+			if s.ProviderCountry == "" {
 				adequacy = b.label("adequacy.unknown")
 			}
 		}
-		var safeguard []Inline
+		var named []string
+		for _, m := range mechs {
+			if m != "eu_us_dpf" && m != "uk_extension" {
+				named = append(named, b.label("mechanism."+m))
+			}
+		}
 		switch {
-		case s.TransferMechanism != "":
-			safeguard = text(s.TransferMechanism)
-		case adequate:
-			safeguard = text(b.jlabel("safeguard.adequacy"))
-		case s.DPAURL != "":
-			safeguard = b.labelInlines("safeguard.dpa", map[string][]Inline{"url": {{Kind: Link, Text: s.DPAURL, URL: s.DPAURL}}})
-		default:
-			safeguard = []Inline{{Kind: Missing, Text: b.label("missing.transferMechanism")}}
+		case len(named) > 0 && safeguard != "":
+			safeguard += "; " + b.label("safeguard.also") + " " + b.join(named)
+		case len(named) > 0:
+			safeguard = capFirst(b.join(named))
+		case safeguard == "":
+			safeguard = b.label("safeguard.unknown")
 		}
 		t.Rows = append(t.Rows, [][]Inline{
-			text(b.expandText(b.label("transfer.service"), map[string][]Inline{"service": text(s.Name), "provider": text(s.Provider)})),
-			text(b.country(s.ProviderCountry)),
+			text(s.Name),
+			text(country),
 			text(adequacy),
-			safeguard,
+			text(safeguard + "."),
 		})
 	}
 	return []Block{t}
 }
 
-// transferUnknown reports whether a transfer has no recorded safeguard.
-func transferUnknown(j catalog.Jurisdiction, s ServiceFact) bool {
-	return s.Transfer && s.TransferMechanism == "" && s.DPAURL == "" && !slices.Contains(j.Adequate, s.ProviderCountry)
+// Transfer bases, strongest first.
+const (
+	basisAdequacy = iota // an adequacy decision covers the country
+	basisDPF             // the provider's Data Privacy Framework certification
+	basisContract        // standard clauses, the UK Addendum or IDTA, or BCRs
+	basisNone            // no safeguard the catalog knows of
+)
+
+// mechanisms are the transfer tools the provider states for the
+// document's jurisdiction; a certified U.S. provider relies on the EU-U.S.
+// DPF for the EU (the UK Extension must be stated separately).
+func mechanisms(j catalog.Jurisdiction, s ServiceFact) []string {
+	out := slices.Clone(s.Transfers[j.ID])
+	if j.ID == "EU" && s.ProviderCountry == "US" && s.DataPrivacyFramework != nil && *s.DataPrivacyFramework && !slices.Contains(out, "eu_us_dpf") {
+		out = append([]string{"eu_us_dpf"}, out...)
+	}
+	return out
+}
+
+// transferBasis is what a service's transfer out of the region rests on.
+func transferBasis(j catalog.Jurisdiction, s ServiceFact) int {
+	mechs := mechanisms(j, s)
+	adequate := func(c string) bool { return slices.Contains(j.Adequate, c) || slices.Contains(j.Countries, c) }
+	accessOK := !slices.ContainsFunc(s.AccessCountries, func(c string) bool { return !adequate(c) })
+	dpf := "eu_us_dpf"
+	if j.ID == "UK" {
+		dpf = "uk_extension"
+	}
+	switch {
+	case s.ProviderCountry != "" && adequate(s.ProviderCountry) && accessOK:
+		return basisAdequacy
+	case s.ProviderCountry == "US" && slices.Contains(mechs, dpf) && accessOK:
+		return basisDPF
+	case slices.ContainsFunc(mechs, func(m string) bool { return m != dpf }):
+		return basisContract
+	}
+	return basisNone
 }
 
 func genCookies(b *builder) []Block {
@@ -241,12 +377,16 @@ func genCookies(b *builder) []Block {
 	}
 	for _, s := range b.f.Services {
 		for _, c := range s.Cookies {
-			t.Rows = append(t.Rows, [][]Inline{text(c.Name), text(s.Name), text(c.Purpose), text(c.Duration), kind(s.Essential)})
+			d := c.Duration
+			if d == "" {
+				d = b.label("cookie.durationUnknown")
+			}
+			t.Rows = append(t.Rows, [][]Inline{text(c.Name), text(s.Name), text(c.Purpose), text(d), kind(s.Essential)})
 		}
 		// Known to set cookies, but no source named them: say so rather
 		// than leave the service out of the table.
 		if s.SetsCookiesKnown() && len(s.Cookies) == 0 {
-			t.Rows = append(t.Rows, [][]Inline{text(b.label("cookie.unlisted")), text(s.Name), text(b.label("cookie.unlistedPurpose")), text(b.label("cookie.seePolicy")), kind(s.Essential)})
+			t.Rows = append(t.Rows, [][]Inline{text(b.label("cookie.unlisted")), text(s.Name), text(b.label("cookie.unlistedPurpose")), text(b.label("cookie.durationUnknown")), kind(s.Essential)})
 		}
 	}
 	if b.f.AnalyticsCookiesAssumed {
@@ -433,7 +573,11 @@ func genCCPASensitive(b *builder) []Block {
 				ps = addUnique(ps, b.label("purpose."+p.ID+".ccpa"))
 			}
 		}
-		t.Rows = append(t.Rows, [][]Inline{text(b.label("category." + c.ID)), text(strings.Join(ps, "; ")), text(b.label("ccpa.soldShared.no"))})
+		name := b.label("ccpa.sensitive." + c.ID)
+		if name == "" {
+			name = b.label("category." + c.ID)
+		}
+		t.Rows = append(t.Rows, [][]Inline{text(name), text(strings.Join(ps, "; ")), text(b.label("ccpa.soldShared.no"))})
 	}
 	return []Block{t}
 }

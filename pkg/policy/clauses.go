@@ -122,10 +122,14 @@ var placeholders = []string{
 	"businessName", "websiteUrl", "contactEmail", "postalAddress", "effectiveDate",
 	"templateVersion", "authorityName", "authorityUrl", "region", "lawName", "lawShort",
 	"dpoContact", "recipientCategories", "minorsStatement", "soldSharedServices", "provisionExamples",
+	"phone", "tollFreeNumber", "representative", "hostingProvider", "unknownServices", "jointServices",
+	"consentMethod", "emailServices", "memberStateName", "memberAuthorityName", "memberAuthorityUrl",
+	"crossSiteServices",
 }
 
 // labelPlaceholders are filled in by the generator that uses the label.
-var labelPlaceholders = []string{"url", "recipients", "services", "channels", "examples", "service", "provider", "purposes"}
+var labelPlaceholders = []string{"url", "recipients", "services", "channels", "examples", "service", "provider", "purposes",
+	"country", "access", "role", "categories"}
 
 // conditionName reports whether c (without "!") is in the condition vocabulary.
 func conditionName(c string) bool {
@@ -133,7 +137,10 @@ func conditionName(c string) bool {
 		return true
 	}
 	switch c {
-	case "gdprFamily", "collectsUserData", "setsCookies", "cookiesKnown", "cookiesUnknown", "contractData", "hasPostalAddress":
+	case "gdprFamily", "collectsUserData", "setsCookies", "cookiesKnown", "cookiesUnknown", "contractData", "hasPostalAddress",
+		"hasPhone", "hasTollFree", "hasDPO", "onlineOnly", "consentBanner", "noConsentBanner", "sellsMinorsData",
+		"transfersUncertain", "unknownServices", "hostKnown", "memberState", "establishedInRegion",
+		"needsRepresentative", "hasRepresentative", "crossSiteTracking", "emailTracking", "tollFreeRequired":
 		return true
 	}
 	for _, p := range []string{"law:", "jurisdiction:", "purpose:", "basis:", "serviceCategory:"} {

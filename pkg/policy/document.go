@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/policygen/policygen/pkg/compliance"
 )
@@ -24,6 +25,8 @@ type Evidence struct {
 	Requirement string `json:"requirement"`
 	Citation    string `json:"citation"`
 	Section     string `json:"section"`
+	Heading     string `json:"heading"`
+	Anchor      string `json:"anchor"`
 	Clause      string `json:"clause"`
 }
 
@@ -43,6 +46,9 @@ type Block struct {
 	Level   int  // Heading: 2 for sections, 3 below
 	Strong  bool // Paragraph: a prominent statement
 	Section string
+	// Anchor is a section heading's fragment id: its text as GitHub and
+	// the HTML renderer slug it ("Your rights" -> "your-rights").
+	Anchor  string
 	Inlines []Inline   // Heading, Paragraph
 	Items   [][]Inline // List
 	Header  [][]Inline // Table
@@ -156,19 +162,52 @@ func (b *builder) setVars() {
 		"effectiveDate":   text(b.date.Format(b.t.DateFormat)),
 		"templateVersion": text(TemplateVersion),
 		"region":          text(b.label("region." + f.Jurisdiction.ID)),
-		"dpoContact":      missing("dpoContact"),
+		"dpoContact":      text(userText(req.DPOContact)),
+		"phone":           text(req.Phone),
 		"minorsStatement": missing("minorsStatement"),
+		"tollFreeNumber":  missing("tollFreeNumber"),
+		"representative":  missing("representative"),
+		"hostingProvider": missing("hostingProvider"),
+		"consentMethod":   missing("consentMethod"),
 	}
+	if req.TollFreeNumber != "" {
+		v["tollFreeNumber"] = text(req.TollFreeNumber)
+	}
+	if r := f.representative(); r != "" {
+		v["representative"] = text(userText(r))
+	}
+	if m := req.SellsMinorsData; m != nil {
+		v["minorsStatement"] = text(b.label(map[bool]string{true: "minors.yes", false: "minors.no"}[*m]))
+	}
+	if req.MemberState != "" {
+		if a, ok := f.Jurisdiction.Authorities[req.MemberState]; ok {
+			v["memberStateName"] = text(b.country(req.MemberState))
+			v["memberAuthorityName"] = text(a.Name)
+			v["memberAuthorityUrl"] = []Inline{{Kind: Link, Text: a.URL, URL: a.URL}}
+		}
+	}
+	var joint, email, cross []string
+	for _, s := range f.Services {
+		if s.JointController != nil && *s.JointController {
+			joint = append(joint, s.Name)
+		}
+		if s.Category == "email_marketing" || s.Category == "crm" {
+			email = append(email, s.Name)
+		}
+		if crossSite(s) {
+			cross = append(cross, s.Name)
+		}
+	}
+	v["jointServices"] = text(b.join(joint))
+	v["emailServices"] = text(b.join(email))
+	v["crossSiteServices"] = text(capFirst(b.join(cross)))
+	v["unknownServices"] = text(b.join(f.Unknown))
 	if req.ContactEmail != "" {
 		v["contactEmail"] = []Inline{{Kind: Link, Text: req.ContactEmail, URL: "mailto:" + req.ContactEmail}}
 	} else {
 		v["contactEmail"] = missing("contactEmail")
 	}
-	if req.PostalAddress != "" {
-		v["postalAddress"] = text(userText(req.PostalAddress))
-	} else {
-		v["postalAddress"] = missing("postalAddress")
-	}
+	v["postalAddress"] = text(userText(req.PostalAddress))
 	if a := f.Jurisdiction.Authority; a != nil {
 		v["authorityName"] = text(a.Name)
 		v["authorityUrl"] = []Inline{{Kind: Link, Text: a.URL, URL: a.URL}}
@@ -182,6 +221,9 @@ func (b *builder) setVars() {
 	var cats []string
 	for _, s := range f.Services {
 		cats = addUnique(cats, b.label("serviceCategory."+s.Category))
+	}
+	if len(f.Unknown) > 0 {
+		cats = addUnique(cats, b.label("serviceCategory.unknown"))
 	}
 	v["recipientCategories"] = text(b.join(cats))
 	var sold []string
@@ -269,9 +311,11 @@ func (b *builder) build(s *Structure, applicable []compliance.Requirement) (*Doc
 		if len(blocks) == 0 {
 			continue
 		}
-		doc.Blocks = append(doc.Blocks, Block{Kind: Heading, Level: 2, Section: sec.ID, Inlines: text(b.t.Sections[sec.ID])})
+		heading := b.t.Sections[sec.ID]
+		doc.Blocks = append(doc.Blocks, Block{Kind: Heading, Level: 2, Section: sec.ID, Anchor: slug(heading), Inlines: text(heading)})
 		doc.Blocks = append(doc.Blocks, blocks...)
 	}
+	fillContents(doc)
 	var gaps []string
 	for _, r := range applicable {
 		where, ok := satisfied[r.ID]
@@ -279,7 +323,8 @@ func (b *builder) build(s *Structure, applicable []compliance.Requirement) (*Doc
 			gaps = append(gaps, r.ID)
 			continue
 		}
-		doc.Evidence = append(doc.Evidence, Evidence{Requirement: r.ID, Citation: r.Citation, Section: where[0], Clause: where[1]})
+		heading := b.t.Sections[where[0]]
+		doc.Evidence = append(doc.Evidence, Evidence{Requirement: r.ID, Citation: r.Citation, Section: where[0], Heading: heading, Anchor: slug(heading), Clause: where[1]})
 	}
 	if len(gaps) > 0 {
 		return doc, &GapError{Requirements: gaps}
@@ -321,4 +366,41 @@ func (b *builder) clause(id, section string) ([]Block, error) {
 		}
 	}
 	return out, nil
+}
+
+// contentsSection holds the table of contents; summarySection the summary.
+const (
+	contentsSection = "contents"
+	summarySection  = "summary"
+)
+
+// fillContents fills the table of contents (the list genContents left
+// empty) with a link to every section after it.
+func fillContents(doc *Document) {
+	toc := slices.IndexFunc(doc.Blocks, func(b Block) bool { return b.Section == contentsSection && b.Kind == List })
+	if toc < 0 {
+		return
+	}
+	var items [][]Inline
+	for _, blk := range doc.Blocks[toc+1:] {
+		if blk.Kind == Heading && blk.Level == 2 {
+			items = append(items, []Inline{{Kind: Link, Text: blk.Inlines[0].Text, URL: "#" + blk.Anchor}})
+		}
+	}
+	doc.Blocks[toc].Items = items
+}
+
+// slug is a heading's fragment id as GitHub makes it: lower case, letters,
+// digits, hyphens and underscores kept, spaces as hyphens.
+func slug(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		switch {
+		case unicode.IsLetter(r), unicode.IsDigit(r), r == '-', r == '_':
+			b.WriteRune(r)
+		case r == ' ':
+			b.WriteByte('-')
+		}
+	}
+	return b.String()
 }

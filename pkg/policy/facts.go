@@ -3,6 +3,7 @@ package policy
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/policygen/policygen/pkg/catalog"
 	"github.com/policygen/policygen/pkg/compliance"
@@ -20,11 +21,19 @@ type Facts struct {
 	Purposes   []PurposeFact  // in catalog order
 	Services   []ServiceFact  // in request (sorted id) order
 	Cookies    []CookieFact
-	// Missing lists optional request fields that were not given.
-	Missing []string
+	// Unknown names the services the catalog does not describe (the hosting
+	// provider included): disclosed by name only, and a to-do.
+	Unknown []string
+	// Todos are the inputs the document still needs before it can be
+	// published as it stands; each one is a placeholder or a gap.
+	Todos []compliance.Todo
 	// Implied lists request flags that were false but that a chosen
 	// service implies (e.g. an analytics service with usesAnalytics false).
 	Implied []string
+	// TransfersUncertain is true when the recipients are not all known
+	// (no hosting provider, unknown services or an unnamed analytics
+	// tool), so the document cannot say that data stays in the region.
+	TransfersUncertain bool
 	// AnalyticsCookiesAssumed is true when the request uses analytics but
 	// names no analytics tool: the tool is assumed to set cookies that the
 	// policy cannot name.
@@ -73,6 +82,8 @@ const (
 	lawGDPR   = "gdpr"
 	lawUKGDPR = "uk-gdpr"
 	lawCCPA   = "ccpa"
+	// lawCCPARegs are the CCPA regulations (11 CCR § 7000 et seq.).
+	lawCCPARegs = "ccpa-regs"
 )
 
 // deviceCategories are collected automatically from the user's device
@@ -106,6 +117,11 @@ func buildFacts(req Request, cat *catalog.Catalog, laws []compliance.Law) (*Fact
 		Jurisdiction: j,
 		Laws:         compliance.ForJurisdiction(laws, req.Jurisdiction),
 		Set:          compliance.FactSet{},
+	}
+	// A business under every threshold of Cal. Civ. Code § 1798.140(d)(1)
+	// is not a CCPA "business": only CalOPPA applies to its website.
+	if t := req.CCPAThresholdsMet; t != nil && !*t {
+		f.Laws = slices.DeleteFunc(f.Laws, func(l compliance.Law) bool { return l.ID == lawCCPA || l.ID == lawCCPARegs })
 	}
 	if len(f.Laws) == 0 {
 		return nil, fmt.Errorf("policy: no law covers jurisdiction %q", req.Jurisdiction)
@@ -175,20 +191,34 @@ func buildFacts(req Request, cat *catalog.Catalog, laws []compliance.Law) (*Fact
 	}
 
 	usesAnalytics, collectsPayments := req.UsesAnalytics, req.CollectsPayments
-	for _, id := range req.ThirdPartyServices {
+	ids := slices.Clone(req.ThirdPartyServices)
+	if h := req.HostingProvider; h != "" && !slices.Contains(ids, h) {
+		ids = append(ids, h)
+		slices.SortFunc(ids, func(a, b string) int { return strings.Compare(fold(a), fold(b)) })
+	}
+	for _, id := range ids {
 		s, ok := cat.Service(id)
 		if !ok {
-			return nil, fmt.Errorf("policy: unknown service %q", id)
+			// Not in the catalog: named in the document, described by
+			// nothing it cannot know, and a to-do.
+			f.Unknown = append(f.Unknown, id)
+			continue
 		}
 		sc, _ := cat.ServiceCategory(s.Category)
 		sf := ServiceFact{Service: s, Purposes: sc.Purposes}
-		sf.Transfer = !slices.Contains(j.Countries, s.ProviderCountry)
+		// A provider of unknown country may be outside the region: the
+		// document says so rather than that nothing is transferred.
+		sf.Transfer = s.ProviderCountry == "" || !slices.Contains(j.Countries, s.ProviderCountry) ||
+			slices.ContainsFunc(s.AccessCountries, func(c string) bool { return !slices.Contains(j.Countries, c) })
 		if err := add(s.DataCategories, sc.Purposes, "", s.ID); err != nil {
 			return nil, err
 		}
 		// Payment providers complete a transaction the consumer asked for:
 		// never a sale or sharing, whatever the data says (the catalog
 		// loader rejects it too).
+		if s.JointController != nil && *s.JointController {
+			f.Set[compliance.FactJointControllers] = true
+		}
 		if s.CCPARole == catalog.RoleThirdParty && s.Category != "payments" {
 			sf.SellsOrShares = true
 			for _, c := range s.DataCategories {
@@ -268,7 +298,10 @@ func buildFacts(req Request, cat *catalog.Catalog, laws []compliance.Law) (*Fact
 	}
 	f.Set[compliance.FactCollectsPayments] = collectsPayments
 	f.Set[compliance.FactUsesAnalytics] = usesAnalytics
-	f.Set[compliance.FactHasThirdPartyServices] = len(f.Services) > 0
+	f.Set[compliance.FactHasThirdPartyServices] = len(f.Services)+len(f.Unknown) > 0
+	// Without a named host, or with services the catalog cannot place,
+	// nobody can say that data stays in the region.
+	f.TransfersUncertain = req.HostingProvider == "" || len(f.Unknown) > 0 || f.AnalyticsCookiesAssumed
 	// No request field or catalog entry describes solely automated
 	// decisions with legal effects; the document states there are none and
 	// a flag tells the business to check.
@@ -278,12 +311,7 @@ func buildFacts(req Request, cat *catalog.Catalog, laws []compliance.Law) (*Fact
 			delete(f.Set, k)
 		}
 	}
-	if req.ContactEmail == "" {
-		f.Missing = append(f.Missing, "contactEmail")
-	}
-	if req.PostalAddress == "" {
-		f.Missing = append(f.Missing, "postalAddress")
-	}
+	f.Todos = todos(f)
 	return f, nil
 }
 
@@ -313,6 +341,28 @@ func (f *Facts) cookiesKnown() bool {
 	return f.AnalyticsCookiesAssumed || slices.ContainsFunc(f.Services, func(s ServiceFact) bool { return s.SetsCookiesKnown() })
 }
 
+// crossSite reports whether a service may collect information about a
+// visitor's activity over time and across other websites.
+func crossSite(s ServiceFact) bool {
+	switch s.Category {
+	case "advertising", "social", "video", "maps":
+		return true
+	}
+	return s.CCPARole == catalog.RoleThirdParty
+}
+
+// representative is the Art. 27 representative the request names for the
+// document's jurisdiction.
+func (f *Facts) representative() string {
+	switch f.Jurisdiction.ID {
+	case "EU":
+		return f.Request.EURepresentative
+	case "UK":
+		return f.Request.UKRepresentative
+	}
+	return ""
+}
+
 // HasLaw reports whether the law with id applies.
 func (f *Facts) HasLaw(id string) bool {
 	return slices.ContainsFunc(f.Laws, func(l compliance.Law) bool { return l.ID == id })
@@ -335,7 +385,37 @@ func (f *Facts) conditions() map[string]bool {
 	c["cookiesUnknown"] = slices.ContainsFunc(f.Services, func(s ServiceFact) bool { return s.CookiesUnknown() })
 	c["cookiesKnown"] = f.cookiesKnown()
 	c["setsCookies"] = c["cookiesKnown"] || c["cookiesUnknown"]
-	c["hasPostalAddress"] = f.Request.PostalAddress != ""
+	req := f.Request
+	c["hasPostalAddress"] = req.PostalAddress != ""
+	c["hasPhone"] = req.Phone != ""
+	c["hasTollFree"] = req.TollFreeNumber != ""
+	c["hasDPO"] = req.DPOContact != ""
+	c["onlineOnly"] = req.OnlineOnly != nil && *req.OnlineOnly
+	c["consentBanner"] = req.ConsentBanner != nil && *req.ConsentBanner
+	c["noConsentBanner"] = req.ConsentBanner != nil && !*req.ConsentBanner
+	c["sellsMinorsData"] = req.SellsMinorsData != nil && *req.SellsMinorsData
+	c["transfersUncertain"] = f.TransfersUncertain
+	c["unknownServices"] = len(f.Unknown) > 0
+	c["hostKnown"] = req.HostingProvider != ""
+	c["memberState"] = req.MemberState != ""
+	c["tollFreeRequired"] = f.HasLaw(lawCCPA) && req.OnlineOnly != nil && !*req.OnlineOnly
+	// Art. 27: a controller not established in the region names its
+	// representative there; one established there does not need one.
+	c["establishedInRegion"] = req.EstablishedIn != "" && slices.Contains(f.Jurisdiction.Countries, req.EstablishedIn)
+	c["needsRepresentative"] = f.gdprFamily() && req.EstablishedIn != "" && !c["establishedInRegion"]
+	c["hasRepresentative"] = c["needsRepresentative"] && f.representative() != ""
+	// Third parties that may collect information about a visitor's
+	// activity over time and across websites (Cal. Bus. & Prof. Code
+	// § 22575(b)(6)): advertising, social and embedded-content services,
+	// and any third party under the CCPA.
+	for _, s := range f.Services {
+		if crossSite(s) {
+			c["crossSiteTracking"] = true
+		}
+		if s.Category == "email_marketing" || s.Category == "crm" {
+			c["emailTracking"] = true
+		}
+	}
 	// Purposes for which the person must give us details (the clause
 	// names what fails without them).
 	for _, p := range []string{"account", "provide_service", "orders", "marketplace", "payments", "appointments", "customer_support", "enquiries"} {

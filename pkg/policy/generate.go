@@ -17,7 +17,7 @@ import (
 // TemplateVersion identifies the clause library and checklists a document
 // was generated with. Change it whenever generated text can change: the
 // same request, template version and effective date give the same bytes.
-const TemplateVersion = "2026-11-22.2"
+const TemplateVersion = "2026-11-22.3"
 
 // templateDate is the date part of TemplateVersion: the default effective date.
 var templateDate = time.Date(2026, time.November, 22, 0, 0, 0, 0, time.UTC)
@@ -26,10 +26,15 @@ var templateDate = time.Date(2026, time.November, 22, 0, 0, 0, 0, time.UTC)
 type Result struct {
 	// Request is the request as used, with every default filled in
 	// (EffectiveDate included): with TemplateVersion it reproduces Content.
-	Request         Request
-	Content         string
+	Request Request
+	Content string
+	// Status is StatusReady or StatusNeedsInput; Todos are the inputs
+	// still needed (empty when ready).
+	Status          string
+	Todos           []compliance.Todo
 	RiskScore       int
 	RiskLevel       string
+	RiskFactors     []compliance.Factor
 	Flags           []compliance.Flag
 	TemplateVersion string
 	// Evidence maps each applicable checklist requirement to the section
@@ -67,8 +72,11 @@ func Generate(req Request) (Result, error) {
 	return Result{
 		Request:         req,
 		Content:         content,
+		Status:          Status(facts.Todos),
+		Todos:           facts.Todos,
 		RiskScore:       a.Score,
 		RiskLevel:       a.Level,
+		RiskFactors:     a.Factors,
 		Flags:           a.Flags,
 		TemplateVersion: TemplateVersion,
 		Evidence:        doc.Evidence,
@@ -119,20 +127,39 @@ func Compose(req Request) (*Document, *Facts, []compliance.Requirement, error) {
 
 // Assess scores facts: step 6 of the pipeline.
 func Assess(f *Facts, applicable []compliance.Requirement) compliance.Assessment {
+	req := f.Request
 	in := compliance.Input{
-		Jurisdiction: f.Jurisdiction.ID,
-		Laws:         f.Laws,
-		Facts:        f.Set,
-		Applicable:   applicable,
-		Services:     len(f.Services),
-		Missing:      f.Missing,
-		Implied:      f.Implied,
+		Jurisdiction:    f.Jurisdiction.ID,
+		Laws:            f.Laws,
+		Facts:           f.Set,
+		Applicable:      applicable,
+		Services:        len(f.Services),
+		Implied:         f.Implied,
+		UnknownServices: f.Unknown,
+		ConsentBanner:   req.ConsentBanner,
+		SellsMinorsData: req.SellsMinorsData != nil && *req.SellsMinorsData,
+		DPOStated:       req.DPOContact != "",
+		CCPAExempt:      req.CCPAThresholdsMet != nil && !*req.CCPAThresholdsMet && f.Jurisdiction.ID == "US-CA",
+		SectorLaws:      sectorLaws(f),
 	}
+	if bt, ok := cat().BusinessType(req.BusinessType); ok {
+		in.SpecialCategory = bt.SpecialCategory
+	}
+	cond := f.conditions()
+	in.EmailTracking = cond["emailTracking"]
 	for _, s := range f.Services {
-		if f.gdprFamily() && transferUnknown(f.Jurisdiction, s) {
+		if s.JointController != nil && *s.JointController {
+			in.JointControllers = append(in.JointControllers, s.Name)
+		}
+		if !f.gdprFamily() || !s.Transfer {
+			continue
+		}
+		switch transferBasis(f.Jurisdiction, s) {
+		case basisNone:
 			in.UnsafeguardedTransfers = append(in.UnsafeguardedTransfers, s.Name)
+		case basisContract:
+			in.ContractualTransfers = true
 		}
 	}
-	in.NoCookieDetails = f.AnalyticsCookiesAssumed
 	return compliance.Assess(in)
 }

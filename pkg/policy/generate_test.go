@@ -113,23 +113,6 @@ func TestLibraryCheckFindsProblems(t *testing.T) {
 
 // serviceSubsets returns the service lists the matrix runs: none, each
 // service alone, all of them, and one of each category.
-func serviceSubsets(c *catalog.Catalog) [][]string {
-	subsets := [][]string{{}}
-	for _, s := range c.Services {
-		subsets = append(subsets, []string{s.ID})
-	}
-	subsets = append(subsets, c.ServiceIDs())
-	seen := map[string]bool{}
-	var mix []string
-	for _, s := range c.Services {
-		if !seen[s.Category] {
-			seen[s.Category] = true
-			mix = append(mix, s.ID)
-		}
-	}
-	return append(subsets, mix)
-}
-
 // TestMatrix generates every jurisdiction x business type x flag
 // combination x service subset x contact details given or not, and demands
 // that every checklist item that applies is satisfied by a clause of the
@@ -147,33 +130,140 @@ func TestMatrix(t *testing.T) {
 	t.Logf("%d documents generated without a gap", n)
 }
 
-// matrixRequests yields every jurisdiction x business type x flag
-// combination x service subset x contact details given or not.
+// matrixRequests yields, for every jurisdiction, complete and incomplete
+// requests: every business type x flag combination with no service and with
+// one service of each category, and every single service (and all of them)
+// with every flag set. A complete request gives every optional input its
+// jurisdiction needs (TestCompleteInputIsReady).
 func matrixRequests(c *catalog.Catalog) iter.Seq2[string, Request] {
+	mix := serviceMix(c)
 	return func(yield func(string, Request) bool) {
+		one := func(j, bt string, flags int, svcs []string, complete bool) bool {
+			req := Request{
+				Type: "privacy", BusinessName: "Matrix Ltd", WebsiteURL: "https://matrix.example",
+				BusinessType: bt, Language: "en", Jurisdiction: j, Format: "markdown",
+				CollectsPayments: flags&1 != 0, CollectsUserData: flags&2 != 0, UsesAnalytics: flags&4 != 0,
+				ThirdPartyServices: svcs,
+			}
+			if complete {
+				completeRequest(&req)
+			}
+			return yield(fmt.Sprintf("%s/%s/flags=%03b/services=%v/complete=%v", j, bt, flags, svcs, complete), req)
+		}
 		for _, j := range c.JurisdictionIDs() {
-			for _, bt := range c.BusinessTypeIDs() {
-				for flags := range 8 {
-					for _, svcs := range serviceSubsets(c) {
-						for _, contact := range []bool{true, false} {
-							req := Request{
-								Type: "privacy", BusinessName: "Matrix Ltd", WebsiteURL: "https://matrix.example",
-								BusinessType: bt, Language: "en", Jurisdiction: j, Format: "markdown",
-								CollectsPayments: flags&1 != 0, CollectsUserData: flags&2 != 0, UsesAnalytics: flags&4 != 0,
-								ThirdPartyServices: svcs,
-							}
-							if contact {
-								req.ContactEmail, req.PostalAddress = "privacy@matrix.example", "1 Main St, Springfield"
-							}
-							if !yield(fmt.Sprintf("%s/%s/flags=%03b/services=%v/contact=%v", j, bt, flags, svcs, contact), req) {
+			for _, complete := range []bool{true, false} {
+				for _, bt := range c.BusinessTypeIDs() {
+					for flags := range 8 {
+						for _, svcs := range [][]string{{}, mix} {
+							if !one(j, bt, flags, svcs, complete) {
 								return
 							}
 						}
 					}
 				}
+				for _, svcs := range append(serviceSubsets(c), c.ServiceIDs()) {
+					if !one(j, "ecommerce", 7, svcs, complete) {
+						return
+					}
+				}
 			}
 		}
 	}
+}
+
+// completeRequest gives req every optional input a document may need.
+func completeRequest(req *Request) {
+	t, f := true, false
+	req.ContactEmail, req.PostalAddress, req.Phone = "privacy@matrix.example", "1 Main St, Springfield", "+1 555 0100"
+	req.HostingProvider = "aws"
+	req.EstablishedIn = "US" // outside the EEA and the UK: representatives needed
+	req.EURepresentative, req.UKRepresentative = "Rep EU Ltd, Dublin, rep@eu.example", "Rep UK Ltd, London, rep@uk.example"
+	req.DPOContact = "dpo@matrix.example"
+	req.ConsentBanner, req.OnlineOnly, req.SellsMinorsData, req.CCPAThresholdsMet = &t, &f, &f, &t
+	req.TollFreeNumber = "(800) 555-0199"
+	// A complete request names its analytics tool.
+	c, _ := catalog.Default()
+	named := slices.ContainsFunc(req.ThirdPartyServices, func(id string) bool {
+		s, _ := c.Service(id)
+		return s.Category == "analytics"
+	})
+	if req.UsesAnalytics && !named {
+		req.ThirdPartyServices = append(slices.Clone(req.ThirdPartyServices), "google-analytics")
+		slices.Sort(req.ThirdPartyServices)
+	}
+}
+
+// serviceSubsets is every single service.
+func serviceSubsets(c *catalog.Catalog) [][]string {
+	var subsets [][]string
+	for _, s := range c.Services {
+		subsets = append(subsets, []string{s.ID})
+	}
+	return subsets
+}
+
+// serviceMix is one service of each category.
+func serviceMix(c *catalog.Catalog) []string {
+	seen := map[string]bool{}
+	var mix []string
+	for _, s := range c.Services {
+		if !seen[s.Category] {
+			seen[s.Category] = true
+			mix = append(mix, s.ID)
+		}
+	}
+	return mix
+}
+
+// TestCompleteInputIsReady: a complete request yields status ready and a
+// document with no placeholder, for every jurisdiction and business type
+// (and every service); an incomplete one with a placeholder is never ready.
+func TestCompleteInputIsReady(t *testing.T) {
+	n, ready := 0, 0
+	for name, req := range matrixRequests(mustCatalog(t)) {
+		facts, err := BuildFacts(req)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		doc, _, _, err := Compose(req)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		placeholders := 0
+		for _, b := range doc.Blocks {
+			for _, in := range allInlines(b) {
+				if in.Kind == Missing {
+					placeholders++
+				}
+			}
+		}
+		status := Status(facts.Todos)
+		complete := strings.HasSuffix(name, "complete=true")
+		switch {
+		case complete && (placeholders > 0 || status != StatusReady):
+			t.Fatalf("%s: complete request: %d placeholders, status %s, todos %+v", name, placeholders, status, facts.Todos)
+		case placeholders > 0 && status != StatusNeedsInput:
+			t.Fatalf("%s: %d placeholders but status %s", name, placeholders, status)
+		}
+		n++
+		if status == StatusReady {
+			ready++
+		}
+	}
+	t.Logf("%d documents, %d ready", n, ready)
+}
+
+func allInlines(b Block) []Inline {
+	out := slices.Clone(b.Inlines)
+	for _, it := range b.Items {
+		out = append(out, it...)
+	}
+	for _, r := range b.Rows {
+		for _, c := range r {
+			out = append(out, c...)
+		}
+	}
+	return out
 }
 
 // templateMarker matches a "{placeholder}" (escaped or not) or an
@@ -229,36 +319,35 @@ func TestNoTemplateMarkersOrEmptyCells(t *testing.T) {
 
 // TestFlagCitationsOnChecklists: every flag cites checklist items word for
 // word, so each citation traces to docs/LEGAL_SOURCES.md.
-func TestFlagCitationsOnChecklists(t *testing.T) {
-	laws, err := compliance.Laws()
-	if err != nil {
-		t.Fatal(err)
-	}
-	citations := map[string]bool{}
-	for _, l := range laws {
-		for _, r := range append(slices.Clone(l.Requirements), l.NotModelled...) {
-			citations[r.Citation] = true
-		}
-	}
+// TestFlagsFromCatalog: every flag the matrix raises is a catalog code,
+// under one of the document's laws (or a sector law), citing what the
+// catalog says for that law.
+func TestFlagsFromCatalog(t *testing.T) {
 	seen := map[string]bool{}
 	for name, req := range matrixRequests(mustCatalog(t)) {
 		_, facts, applicable, err := Compose(req)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
+		var laws []string
+		for _, l := range facts.Laws {
+			laws = append(laws, l.ShortName)
+		}
 		for _, f := range Assess(facts, applicable).Flags {
 			seen[f.Code] = true
-			if f.Citation == "" {
-				t.Fatalf("%s: flag %s has no citation", name, f.Code)
+			d, ok := compliance.Lookup(f.Code)
+			if !ok {
+				t.Fatalf("%s: flag %s is not in the catalog", name, f.Code)
 			}
-			for _, c := range strings.Split(f.Citation, "; ") {
-				if !citations[c] {
-					t.Fatalf("%s: flag %s cites %q, which is not a checklist citation", name, f.Code, c)
-				}
+			if !slices.Contains(laws, f.Law) && !slices.Contains(catalog.SectorLaws, f.Law) && f.Law != "CCPA" {
+				t.Fatalf("%s: flag %s under %q, not a law of the document", name, f.Code, f.Law)
+			}
+			if c := d.Citations[f.Law]; c == "" || !strings.HasPrefix(f.Citation, c) {
+				t.Fatalf("%s: flag %s cites %q, the catalog says %q", name, f.Code, f.Citation, c)
 			}
 		}
 	}
-	t.Logf("flag codes checked: %v", slices.Sorted(maps.Keys(seen)))
+	t.Logf("flag codes raised: %v", slices.Sorted(maps.Keys(seen)))
 }
 
 func inlineText(in []Inline) string {
@@ -294,9 +383,13 @@ func checkOne(t *testing.T, name string, req Request, laws []compliance.Law) {
 		t.Fatalf("%s: non-essential analytics or advertising cookies without a consent basis", name)
 	}
 	expected[compliance.FactConsentBasis] = facts.Set[compliance.FactConsentBasis]
-	expected[compliance.FactCollectsSensitive] = facts.Set[compliance.FactCollectsSensitive]
-	// Every item of the jurisdiction's checklists whose conditions hold.
-	want := compliance.Applicable(compliance.ForJurisdiction(laws, req.Jurisdiction), expected)
+	// Every item of the jurisdiction's checklists whose conditions hold;
+	// below the CCPA thresholds, only CalOPPA's.
+	lawsHere := compliance.ForJurisdiction(laws, req.Jurisdiction)
+	if req.CCPAThresholdsMet != nil && !*req.CCPAThresholdsMet {
+		lawsHere = slices.DeleteFunc(lawsHere, func(l compliance.Law) bool { return strings.HasPrefix(l.ID, "ccpa") })
+	}
+	want := compliance.Applicable(lawsHere, expected)
 	if len(want) != len(applicable) || len(want) == 0 {
 		t.Fatalf("%s: %d applicable requirements, want %d", name, len(applicable), len(want))
 	}
@@ -350,13 +443,18 @@ func expectFacts(t *testing.T, req Request) compliance.FactSet {
 	if !ok {
 		t.Fatalf("unknown jurisdiction %s", req.Jurisdiction)
 	}
+	services := slices.Clone(req.ThirdPartyServices)
+	if req.HostingProvider != "" && !slices.Contains(services, req.HostingProvider) {
+		services = append(services, req.HostingProvider)
+	}
 	f := compliance.FactSet{
 		compliance.FactCollectsPayments:      req.CollectsPayments,
 		compliance.FactUsesAnalytics:         req.UsesAnalytics,
-		compliance.FactHasThirdPartyServices: len(req.ThirdPartyServices) > 0,
+		compliance.FactHasThirdPartyServices: len(services) > 0,
 	}
 	namedAnalytics := false
-	for _, id := range req.ThirdPartyServices {
+	var categories []string // data categories processed (for sensitive data)
+	for _, id := range services {
 		s, ok := c.Service(id)
 		if !ok {
 			t.Fatalf("unknown service %s", id)
@@ -371,15 +469,37 @@ func expectFacts(t *testing.T, req Request) compliance.FactSet {
 		if s.CCPARole == catalog.RoleThirdParty && s.Category != "payments" {
 			f[compliance.FactSellsOrShares] = true
 		}
-		if !slices.Contains(j.Countries, s.ProviderCountry) {
+		// A provider outside the region, of unknown country, or that
+		// accesses the data from outside it, transfers it (Chapter V).
+		if !slices.Contains(j.Countries, s.ProviderCountry) || slices.ContainsFunc(s.AccessCountries, func(a string) bool { return !slices.Contains(j.Countries, a) }) {
 			f[compliance.FactInternationalTransfers] = true
 		}
+		if s.JointController != nil && *s.JointController {
+			f[compliance.FactJointControllers] = true
+		}
+		categories = append(categories, s.DataCategories...)
 		if !s.Essential && (len(s.Cookies) > 0 || s.SetsCookies == nil || *s.SetsCookies) {
 			f[compliance.FactSetsNonEssentialCookies] = true
 		}
 	}
 	if f[compliance.FactUsesAnalytics] && !namedAnalytics {
 		f[compliance.FactSetsNonEssentialCookies] = true
+	}
+	// Sensitive personal information (Cal. Civ. Code § 1798.140(ae)(1)(B)):
+	// log-in credentials or a card number with its security code, from
+	// any source of data categories.
+	categories = append(categories, c.Website.DataCategories...)
+	if req.CollectsUserData {
+		bt, _ := c.BusinessType(req.BusinessType)
+		categories = append(categories, bt.DataCategories...)
+	}
+	if f[compliance.FactCollectsPayments] {
+		categories = append(categories, c.Payments.DataCategories...)
+	}
+	for _, id := range categories {
+		if id == "account_credentials" || id == "payment_details" {
+			f[compliance.FactCollectsSensitive] = true
+		}
 	}
 	f[compliance.FactAutomatedDecisions] = false
 	return f
@@ -396,20 +516,30 @@ func usesAdvertising(t *testing.T, req Request) bool {
 // goldenRequests are representative requests whose rendered documents are
 // checked in under testdata/ and reviewed in diffs.
 var goldenRequests = map[string]string{
+	// Complete requests: status ready, no placeholder.
 	"eu-ecommerce": `{"type":"privacy","businessName":"Brightleaf Books","websiteUrl":"https://brightleaf.example","businessType":"ecommerce",
 		"jurisdiction":"EU","collectsPayments":true,"collectsUserData":true,"usesAnalytics":true,
 		"thirdPartyServices":["stripe","google-analytics","mailchimp","cloudflare","meta-pixel"],
-		"contactEmail":"privacy@brightleaf.example","postalAddress":"Hauptstraße 1\n10115 Berlin\nGermany"}`,
+		"contactEmail":"privacy@brightleaf.example","postalAddress":"Hauptstraße 1\n10115 Berlin\nGermany",
+		"phone":"+49 30 1234567","establishedIn":"DE","hostingProvider":"aws","consentBanner":true,
+		"retention":{"orders":"10 years after the end of the year of the order (German tax law)"}}`,
+	"uk-shop": `{"type":"privacy","businessName":"Thistle & Thread Ltd","websiteUrl":"https://thistle.example","businessType":"ecommerce",
+		"jurisdiction":"GB","collectsPayments":true,"collectsUserData":true,"usesAnalytics":true,
+		"thirdPartyServices":["Stripe","Google Analytics","Mailchimp"],"hostingProvider":"AWS",
+		"contactEmail":"privacy@thistle.example","postalAddress":"1 Rose Street, Edinburgh EH2 2PR","establishedIn":"United Kingdom",
+		"consentBanner":true,"dpoContact":"Jane Doe, dpo@thistle.example"}`,
+	"us-ca-marketplace": `{"type":"privacy","businessName":"Makers Market, Inc.","websiteUrl":"https://makers.example","businessType":"marketplace",
+		"jurisdiction":"US-CA","collectsPayments":true,"collectsUserData":true,"usesAnalytics":true,
+		"thirdPartyServices":["stripe","google-analytics","tiktok-pixel","zendesk","klaviyo"],"hostingProvider":"aws",
+		"contactEmail":"privacy@makers.example","postalAddress":"100 Market St, San Francisco, CA 94105",
+		"onlineOnly":false,"tollFreeNumber":"(800) 555-0199","sellsMinorsData":false,"ccpaThresholdsMet":true}`,
+	"us-ca-blog-nothing": `{"type":"privacy","businessName":"Quiet Notes","websiteUrl":"http://quiet.example","businessType":"blog",
+		"jurisdiction":"US-CA","collectsPayments":false,"collectsUserData":false,"usesAnalytics":false,"thirdPartyServices":[],
+		"contactEmail":"hello@quiet.example","hostingProvider":"aws","ccpaThresholdsMet":false}`,
+	// An incomplete request: status needs_input, with its to-dos and placeholders.
 	"uk-saas-minimal": `{"type":"privacy","businessName":"Ledgerly","websiteUrl":"https://ledgerly.example/app","businessType":"saas",
 		"jurisdiction":"UK","collectsPayments":false,"collectsUserData":true,"usesAnalytics":false,
 		"thirdPartyServices":["plausible","sendgrid"]}`,
-	"us-ca-marketplace": `{"type":"privacy","businessName":"Makers Market, Inc.","websiteUrl":"https://makers.example","businessType":"marketplace",
-		"jurisdiction":"US-CA","collectsPayments":true,"collectsUserData":true,"usesAnalytics":true,
-		"thirdPartyServices":["stripe","google-analytics","tiktok-pixel","zendesk","klaviyo"],
-		"contactEmail":"privacy@makers.example","postalAddress":"100 Market St, San Francisco, CA 94105"}`,
-	"us-ca-blog-nothing": `{"type":"privacy","businessName":"Quiet Notes","websiteUrl":"http://quiet.example","businessType":"blog",
-		"jurisdiction":"US-CA","collectsPayments":false,"collectsUserData":false,"usesAnalytics":false,"thirdPartyServices":[],
-		"contactEmail":"hello@quiet.example"}`,
 }
 
 func TestGolden(t *testing.T) {
@@ -425,12 +555,22 @@ func TestGolden(t *testing.T) {
 				t.Fatalf("%s: %v", name, err)
 			}
 			var flags bytes.Buffer
-			fmt.Fprintf(&flags, "riskScore: %d\nriskLevel: %s\ntemplateVersion: %s\n", res.RiskScore, res.RiskLevel, res.TemplateVersion)
+			fmt.Fprintf(&flags, "status: %s\nriskScore: %d\nriskLevel: %s\ntemplateVersion: %s\n", res.Status, res.RiskScore, res.RiskLevel, res.TemplateVersion)
+			for _, td := range res.Todos {
+				fmt.Fprintf(&flags, "todo %s [%s]\n", td.Field, td.Citation)
+			}
+			for _, f := range res.RiskFactors {
+				fmt.Fprintf(&flags, "factor %s +%d\n", f.ID, f.Points)
+			}
 			for _, f := range res.Flags {
-				fmt.Fprintf(&flags, "- %s %s [%s] %s\n", f.Severity, f.Code, f.Law, f.Citation)
+				fmt.Fprintf(&flags, "- %s %s [%s] %s", f.Severity, f.Code, f.Law, f.Citation)
+				if f.Subject != "" {
+					fmt.Fprintf(&flags, " (%s)", f.Subject)
+				}
+				flags.WriteString("\n")
 			}
 			for _, e := range res.Evidence {
-				fmt.Fprintf(&flags, "evidence %s -> %s (%s)\n", e.Requirement, e.Section, e.Clause)
+				fmt.Fprintf(&flags, "evidence %s -> #%s (%s)\n", e.Requirement, e.Anchor, e.Clause)
 			}
 			ext := map[string]string{"markdown": "md", "html": "html", "text": "txt"}[format]
 			golden(t, filepath.Join("testdata", name+"."+ext+".golden"), res.Content)
@@ -501,8 +641,12 @@ func TestEffectiveDate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(res.Content, "Last updated: 22 November 2026. Template version: "+TemplateVersion+".") || res.TemplateVersion != TemplateVersion {
+	if !strings.Contains(res.Content, "Last updated: 22 November 2026.") || res.TemplateVersion != TemplateVersion {
 		t.Errorf("default effective date not the template date")
+	}
+	// The template version is metadata for the API, not text for consumers.
+	if strings.Contains(res.Content, TemplateVersion) || strings.Contains(res.Content, "Template version") {
+		t.Errorf("the document prints the template version")
 	}
 	if res.Request.EffectiveDate != "2026-11-22" {
 		t.Errorf("result request effectiveDate = %q, want the template date it used", res.Request.EffectiveDate)
@@ -591,7 +735,9 @@ func TestEscaping(t *testing.T) {
 	})
 }
 
-func TestMissingFieldsVisibleAndFlagged(t *testing.T) {
+// TestMissingInputsAreTodos: a missing input is a placeholder and a to-do
+// (status needs_input), never a flag or risk points.
+func TestMissingInputsAreTodos(t *testing.T) {
 	for _, j := range []string{"EU", "UK", "US-CA"} {
 		req := Request{Type: "privacy", BusinessName: "NoContact", WebsiteURL: "https://n.example", BusinessType: "saas",
 			Language: "en", Jurisdiction: j, CollectsUserData: true, ThirdPartyServices: []string{}, Format: "markdown"}
@@ -599,15 +745,34 @@ func TestMissingFieldsVisibleAndFlagged(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(res.Content, `[contact email not provided\]`) || !strings.Contains(res.Content, `[postal address not provided\]`) {
+		if !strings.Contains(res.Content, `[contact email: send contactEmail\]`) || !strings.Contains(res.Content, `[the company that hosts our website: send hostingProvider\]`) {
 			t.Errorf("%s: placeholders missing", j)
 		}
-		var codes []string
-		for _, f := range res.Flags {
-			codes = append(codes, f.Code)
+		if res.Status != StatusNeedsInput {
+			t.Errorf("%s: status %s", j, res.Status)
 		}
-		if !slices.Contains(codes, "missing_contact_email") || !slices.Contains(codes, "missing_postal_address") {
-			t.Errorf("%s: flags %v lack the missing fields", j, codes)
+		var fields []string
+		for _, td := range res.Todos {
+			fields = append(fields, td.Field)
+			if td.Why == "" || td.Citation == "" {
+				t.Errorf("%s: incomplete todo %+v", j, td)
+			}
+		}
+		if !slices.Contains(fields, "contactEmail") || !slices.Contains(fields, "hostingProvider") {
+			t.Errorf("%s: todos %v lack the missing fields", j, fields)
+		}
+		for _, f := range res.Flags {
+			if strings.HasPrefix(f.Code, "missing_") {
+				t.Errorf("%s: missing input flagged as %s", j, f.Code)
+			}
+		}
+		req.ContactEmail = "a@n.example"
+		complete, err := Generate(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if complete.RiskScore != res.RiskScore {
+			t.Errorf("%s: score %d without contact details, %d with: missing inputs must not score", j, res.RiskScore, complete.RiskScore)
 		}
 	}
 }
@@ -623,10 +788,14 @@ func TestImpliedFlags(t *testing.T) {
 	for _, f := range res.Flags {
 		codes = append(codes, f.Code)
 	}
-	for _, want := range []string{"implied_uses_analytics", "implied_collects_payments", "cookie_consent_required"} {
+	for _, want := range []string{"implied_uses_analytics", "implied_collects_payments"} {
 		if !slices.Contains(codes, want) {
 			t.Errorf("flags %v lack %s", codes, want)
 		}
+	}
+	// Non-essential cookies with no word on a banner: a to-do, not a claim.
+	if !slices.ContainsFunc(res.Todos, func(td compliance.Todo) bool { return td.Field == "consentBanner" }) {
+		t.Errorf("todos %v lack consentBanner", res.Todos)
 	}
 	if !strings.Contains(res.Content, "Taking payments and issuing refunds") {
 		t.Error("payments implied by Stripe are not disclosed")
@@ -767,7 +936,7 @@ func TestPaymentProvidersNeverSold(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if strings.Contains(res.Content, "Yes, to payment processors") || !strings.Contains(res.Content, "We have not sold or shared personal information") {
+		if strings.Contains(res.Content, "Yes, to payment processors") || !strings.Contains(res.Content, "We have not sold or shared personal data") {
 			t.Errorf("%s: the policy presents the payment provider as a recipient of a sale or sharing", s.ID)
 		}
 	}

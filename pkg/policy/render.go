@@ -90,6 +90,11 @@ func safeURL(u string) (string, bool) {
 	switch strings.ToLower(p.Scheme) {
 	case "http", "https", "mailto":
 		return p.String(), true
+	case "":
+		// A link within the document (the table of contents).
+		if p.Host == "" && p.Path == "" && p.Fragment != "" && u == "#"+p.Fragment {
+			return u, true
+		}
 	}
 	return "", false
 }
@@ -182,7 +187,7 @@ func renderHTML(doc *Document, language string) string {
 		switch blk.Kind {
 		case Heading:
 			if blk.Level == 2 {
-				fmt.Fprintf(&b, "<h2 id=\"%s\">%s</h2>\n", html.EscapeString(blk.Section), htmlInlines(blk.Inlines))
+				fmt.Fprintf(&b, "<h2 id=\"%s\">%s</h2>\n", html.EscapeString(blk.Anchor), htmlInlines(blk.Inlines))
 			} else {
 				fmt.Fprintf(&b, "<h%d>%s</h%d>\n", blk.Level, htmlInlines(blk.Inlines), blk.Level)
 			}
@@ -223,7 +228,7 @@ func textInlines(ins []Inline) string {
 	for _, in := range ins {
 		switch in.Kind {
 		case Link:
-			if in.Text == in.URL || "mailto:"+in.Text == in.URL {
+			if in.Text == in.URL || "mailto:"+in.Text == in.URL || strings.HasPrefix(in.URL, "#") {
 				b.WriteString(in.Text)
 			} else {
 				fmt.Fprintf(&b, "%s (%s)", in.Text, in.URL)

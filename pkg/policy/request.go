@@ -29,9 +29,37 @@ type Request struct {
 	CollectsUserData   bool     `json:"collectsUserData"`
 	UsesAnalytics      bool     `json:"usesAnalytics"`
 	ThirdPartyServices []string `json:"thirdPartyServices"`
-	ContactEmail       string   `json:"contactEmail,omitempty"`
-	PostalAddress      string   `json:"postalAddress,omitempty"`
-	Format             string   `json:"format"`
+	// MemberState is the EU or EEA state whose supervisory authority the
+	// document names for complaints (ISO 3166-1 alpha-2); set when the
+	// jurisdiction was given as a member state ("DE", "France").
+	MemberState   string `json:"memberState,omitempty"`
+	ContactEmail  string `json:"contactEmail,omitempty"`
+	PostalAddress string `json:"postalAddress,omitempty"`
+	Phone         string `json:"phone,omitempty"`
+	// TollFreeNumber is the toll-free telephone number for CCPA requests
+	// (Cal. Civ. Code § 1798.130(a)(1)(A)).
+	TollFreeNumber string `json:"tollFreeNumber,omitempty"`
+	// EstablishedIn is the country (ISO 3166-1 alpha-2) where the business
+	// is established: it decides whether an Art. 27 representative is needed.
+	EstablishedIn    string `json:"establishedIn,omitempty"`
+	DPOContact       string `json:"dpoContact,omitempty"`
+	EURepresentative string `json:"euRepresentative,omitempty"`
+	UKRepresentative string `json:"ukRepresentative,omitempty"`
+	// The tri-state answers below are nil when the request does not say.
+	OnlineOnly    *bool `json:"onlineOnly,omitempty"`    // operates exclusively online (CCPA request methods)
+	ConsentBanner *bool `json:"consentBanner,omitempty"` // asks for cookie consent before non-essential cookies are set
+	// SellsMinorsData: the business has actual knowledge that it sells or
+	// shares personal information of consumers under 16.
+	SellsMinorsData *bool `json:"sellsMinorsData,omitempty"`
+	// CCPAThresholdsMet: the business meets a threshold of Cal. Civ. Code
+	// § 1798.140(d)(1); when false the CCPA does not apply to it.
+	CCPAThresholdsMet *bool `json:"ccpaThresholdsMet,omitempty"`
+	// HostingProvider is a catalog service id, or the name of a provider
+	// the catalog does not know.
+	HostingProvider string `json:"hostingProvider,omitempty"`
+	// Retention maps purpose ids to how long data is kept for them.
+	Retention map[string]string `json:"retention,omitempty"`
+	Format    string            `json:"format"`
 	// EffectiveDate is the document's "Last updated" date, YYYY-MM-DD. It is
 	// part of the input so that the normalised request alone reproduces the
 	// document byte for byte; the API fills in the creation date (UTC) when
@@ -47,6 +75,9 @@ const (
 	MaxPostalAddress = 500
 	MaxServices      = 50
 	MaxServiceID     = 64
+	MaxPhone         = 40
+	MaxContact       = 500 // DPO and representatives: a name and how to reach them
+	MaxRetention     = 300
 )
 
 // Defaults of the optional fields.
@@ -163,13 +194,16 @@ func ParseRequest(body []byte) (Request, error) {
 			req.WebsiteURL = u
 		}
 	}
-	req.BusinessType = enum("businessType", "business type", true, "", BusinessTypes(), strings.ToLower, nil)
+	req.BusinessType = enum("businessType", "business type", true, "", BusinessTypes(), strings.ToLower, businessTypeNames)
 	req.Language = enum("language", "language", false, DefaultLanguage, Languages(), strings.ToLower, nil)
-	req.Jurisdiction = enum("jurisdiction", "jurisdiction", true, "", Jurisdictions(), strings.ToUpper, jurisdictionNames)
+	req.Jurisdiction, req.MemberState = jurisdiction(raw, str, &bad)
 	req.CollectsPayments = boolean("collectsPayments")
 	req.CollectsUserData = boolean("collectsUserData")
 	req.UsesAnalytics = boolean("usesAnalytics")
 	req.ThirdPartyServices = services(raw["thirdPartyServices"], &bad)
+	if s, ok := str("hostingProvider", false, MaxServiceID); ok && s != "" {
+		req.HostingProvider = serviceRef(s)
+	}
 	if s, ok := str("contactEmail", false, MaxContactEmail); ok && s != "" {
 		if a, err := mail.ParseAddress(s); err != nil || a.Address != s || a.Name != "" {
 			bad.Add("contactEmail", "must be a plain email address such as privacy@example.com")
@@ -181,6 +215,51 @@ func ParseRequest(body []byte) (Request, error) {
 	if s, ok := text("postalAddress", false, MaxPostalAddress, true); ok {
 		req.PostalAddress = s
 	}
+	for _, f := range []struct {
+		name string
+		dst  *string
+	}{{"phone", &req.Phone}, {"tollFreeNumber", &req.TollFreeNumber}} {
+		if s, ok := str(f.name, false, MaxPhone); ok && s != "" {
+			if !phoneLike(s) {
+				bad.Add(f.name, "must be a telephone number such as +44 20 7946 0000 or (800) 555-0199: digits, spaces, +, -, ., ( and ) only")
+			} else {
+				*f.dst = s
+			}
+		}
+	}
+	if s, ok := str("establishedIn", false, 64); ok && s != "" {
+		if c, ok := resolveCountry(s); ok {
+			req.EstablishedIn = c
+		} else {
+			sug := suggest(s, countryList())
+			bad.AddValue("establishedIn", unknownValue("country (ISO 3166-1 alpha-2 code or English name)", s, sug), s, sug)
+		}
+	}
+	for _, f := range []struct {
+		name string
+		dst  *string
+	}{{"dpoContact", &req.DPOContact}, {"euRepresentative", &req.EURepresentative}, {"ukRepresentative", &req.UKRepresentative}} {
+		if s, ok := text(f.name, false, MaxContact, true); ok {
+			*f.dst = s
+		}
+	}
+	optBool := func(name string) *bool {
+		v, ok := raw[name]
+		if !ok || string(v) == "null" {
+			return nil
+		}
+		var b bool
+		if err := json.Unmarshal(v, &b); err != nil {
+			bad.Add(name, "must be true, false or null (null or absent: not stated)")
+			return nil
+		}
+		return &b
+	}
+	req.OnlineOnly = optBool("onlineOnly")
+	req.ConsentBanner = optBool("consentBanner")
+	req.SellsMinorsData = optBool("sellsMinorsData")
+	req.CCPAThresholdsMet = optBool("ccpaThresholdsMet")
+	req.Retention = retention(raw["retention"], &bad)
 	req.Format = enum("format", "format", false, DefaultFormat, Formats, strings.ToLower, nil)
 	if s, ok := str("effectiveDate", false, len(DateLayout)); ok && s != "" {
 		if d, err := ParseDate(s); err != nil {
@@ -239,6 +318,9 @@ var fieldNames = []string{
 	"type", "businessName", "websiteUrl", "businessType", "language", "jurisdiction",
 	"collectsPayments", "collectsUserData", "usesAnalytics", "thirdPartyServices",
 	"contactEmail", "postalAddress", "format", "effectiveDate",
+	"memberState", "phone", "tollFreeNumber", "establishedIn", "dpoContact",
+	"euRepresentative", "ukRepresentative", "onlineOnly", "consentBanner",
+	"sellsMinorsData", "ccpaThresholdsMet", "hostingProvider", "retention",
 }
 
 // DateLayout is the form of Request.EffectiveDate.
@@ -256,9 +338,11 @@ func ParseDate(s string) (time.Time, error) {
 	return d, nil
 }
 
-// services validates thirdPartyServices: an array of known service ids,
-// returned lower-cased, de-duplicated and sorted so that the same set of
-// services always yields the same document.
+// services validates thirdPartyServices: an array of service names. A
+// service the catalog knows (by id, display name or alias, in any letter
+// case) becomes its id; any other name is kept as given, to be disclosed
+// generically and flagged, never refused. The result is de-duplicated and
+// sorted so that the same set of services always yields the same document.
 func services(v json.RawMessage, bad *errs.Fields) []string {
 	out := []string{}
 	if v == nil || string(v) == "null" {
@@ -273,7 +357,6 @@ func services(v json.RawMessage, bad *errs.Fields) []string {
 		bad.Add("thirdPartyServices", fmt.Sprintf("must have at most %d entries", MaxServices))
 		return out
 	}
-	known := ServiceIDs()
 	for i, item := range items {
 		field := fmt.Sprintf("thirdPartyServices[%d]", i)
 		var s string
@@ -281,24 +364,144 @@ func services(v json.RawMessage, bad *errs.Fields) []string {
 			bad.Add(field, "must be a string")
 			continue
 		}
-		s = strings.TrimSpace(s)
-		if len(s) > MaxServiceID {
+		s = strings.Join(strings.Fields(s), " ")
+		switch {
+		case s == "":
+			bad.Add(field, "must not be empty")
+			continue
+		case utf8.RuneCountInString(s) > MaxServiceID:
 			bad.Add(field, fmt.Sprintf("must be at most %d characters", MaxServiceID))
 			continue
-		}
-		// By id or display name, in any letter case ("Google Analytics",
-		// "google-analytics").
-		id, ok := resolve(strings.ToLower(s), known, serviceNames)
-		if !ok {
-			sug := suggest(s, known)
-			bad.AddValue(field, unknownValue("third-party service", s, sug), s, sug)
+		case strings.ContainsFunc(s, func(r rune) bool { return forbidden(r, false) }):
+			bad.Add(field, "must not contain control or bidirectional formatting characters")
 			continue
 		}
-		if !slices.Contains(out, id) {
-			out = append(out, id)
+		ref := serviceRef(s)
+		if !slices.ContainsFunc(out, func(o string) bool { return fold(o) == fold(ref) }) {
+			out = append(out, ref)
 		}
 	}
-	slices.Sort(out)
+	slices.SortFunc(out, func(a, b string) int { return strings.Compare(fold(a), fold(b)) })
+	return out
+}
+
+// serviceRef is the catalog id of the service s names (by id, display name
+// or alias, any letter case), or s itself when the catalog does not know it.
+func serviceRef(s string) string {
+	if id, ok := resolve(strings.ToLower(s), ServiceIDs(), serviceNames); ok {
+		return id
+	}
+	return s
+}
+
+// jurisdiction reads the jurisdiction, by id, alias ("GB", "EEA") or as an
+// EU or EEA member state ("DE", "France": the EU, with that state's
+// supervisory authority), and the optional memberState.
+func jurisdiction(raw map[string]json.RawMessage, str func(string, bool, int) (string, bool), bad *errs.Fields) (string, string) {
+	s, ok := str("jurisdiction", true, 64)
+	if !ok {
+		return "", ""
+	}
+	j, ok := resolve(strings.ToUpper(s), Jurisdictions(), jurisdictionNames)
+	member := ""
+	if !ok {
+		if c, found := resolveCountry(s); found && memberJurisdiction(c) != "" {
+			j, member, ok = memberJurisdiction(c), c, true
+		}
+	}
+	if !ok {
+		sug := suggest(s, Jurisdictions())
+		bad.AddValue("jurisdiction", unknownValue("jurisdiction", s, sug), s, sug)
+		return "", ""
+	}
+	if m, given := str("memberState", false, 64); given && m != "" {
+		c, found := resolveCountry(m)
+		switch {
+		case !found || memberJurisdiction(c) == "":
+			bad.AddValue("memberState", fmt.Sprintf("%q is not an EU or EEA member state; use its ISO 3166-1 alpha-2 code or English name, such as DE or France.", m), m, nil)
+		case memberJurisdiction(c) != j:
+			bad.Add("memberState", "applies only to the jurisdiction "+memberJurisdiction(c))
+		case member != "" && member != c:
+			bad.Add("memberState", fmt.Sprintf("names %s but jurisdiction names %s; give one of them", c, member))
+		default:
+			member = c
+		}
+	}
+	return j, member
+}
+
+// memberJurisdiction is the jurisdiction whose supervisory authorities are
+// per member state (the EU) and that country c belongs to, or "".
+func memberJurisdiction(c string) string {
+	for _, j := range cat().Jurisdictions {
+		if _, ok := j.Authorities[c]; ok {
+			return j.ID
+		}
+	}
+	return ""
+}
+
+// phoneLike accepts what people write as a telephone number: digits with
+// spaces, +, -, ., ( and ), and at least five digits.
+func phoneLike(s string) bool {
+	digits := 0
+	for _, r := range s {
+		switch {
+		case r >= '0' && r <= '9':
+			digits++
+		case strings.ContainsRune(" +-.()", r):
+		default:
+			return false
+		}
+	}
+	return digits >= 5
+}
+
+// retention reads the optional retention object: purpose id (or name as
+// people type it) -> how long data is kept for it.
+func retention(v json.RawMessage, bad *errs.Fields) map[string]string {
+	if v == nil || string(v) == "null" {
+		return nil
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(v, &m); err != nil {
+		bad.Add("retention", `must be an object mapping purposes to periods, such as {"account": "until the account is closed, then 30 days"}`)
+		return nil
+	}
+	purposes := PurposeIDs()
+	out := map[string]string{}
+	for k, raw := range m {
+		field := "retention." + k
+		id, ok := resolve(strings.ToLower(k), purposes, nil)
+		if !ok {
+			sug := suggest(k, purposes)
+			bad.AddValue(field, unknownValue("purpose", k, sug), k, sug)
+			continue
+		}
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			bad.Add(field, "must be a string such as \"2 years after your last order\"")
+			continue
+		}
+		s = strings.TrimSpace(s)
+		switch {
+		case s == "":
+			bad.Add(field, "must not be empty")
+		case utf8.RuneCountInString(s) > MaxRetention:
+			bad.Add(field, fmt.Sprintf("must be at most %d characters", MaxRetention))
+		case strings.ContainsFunc(s, func(r rune) bool { return forbidden(r, false) }):
+			bad.Add(field, "must not contain control or bidirectional formatting characters")
+		default:
+			if _, dup := out[id]; dup {
+				bad.Add(field, "names a purpose given more than once")
+				continue
+			}
+			out[id] = s
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
 	return out
 }
 
@@ -306,6 +509,14 @@ func services(v json.RawMessage, bad *errs.Fields) []string {
 func jurisdictionNames(id string) []string {
 	if j, ok := cat().Jurisdiction(id); ok {
 		return j.Aliases
+	}
+	return nil
+}
+
+// businessTypeNames are a business type's name and aliases ("Health care", "clinic").
+func businessTypeNames(id string) []string {
+	if b, ok := cat().BusinessType(id); ok {
+		return append([]string{b.Name}, b.Aliases...)
 	}
 	return nil
 }

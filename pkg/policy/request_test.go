@@ -123,7 +123,7 @@ type fieldErr struct {
 }
 
 // ref ends every unknown-value message.
-const ref = " The accepted values are listed in the API reference (openapi.yaml, docs/API.md)."
+const ref = " GET /v1/catalog lists the accepted values."
 
 const hygiene = "remove it (invisible formatting and control characters cannot appear in a published document)"
 
@@ -168,12 +168,12 @@ func TestParseRequestInvalid(t *testing.T) {
 			{"collectsPayments", "is required", nil}, {"collectsUserData", "is required", nil}, {"usesAnalytics", "is required", nil}}},
 		{"boolean as string", with(map[string]any{"usesAnalytics": "yes"}), []fieldErr{{"usesAnalytics", "must be a boolean", nil}}},
 		{"services not an array", with(map[string]any{"thirdPartyServices": "stripe"}), []fieldErr{{"thirdPartyServices", "must be an array of strings", nil}}},
-		{"service unknown", with(map[string]any{"thirdPartyServices": []any{"stripe", "acme-pay", 3}}), []fieldErr{
-			{"thirdPartyServices[1]", `"acme-pay" is not a known third-party service.` + ref, []string{}}, {"thirdPartyServices[2]", "must be a string", nil}}},
-		{"service typos", with(map[string]any{"thirdPartyServices": []any{"stirpe", "google analytic", "pay pal pro"}}), []fieldErr{
-			{"thirdPartyServices[0]", `"stirpe" is not a known third-party service; did you mean "stripe"?` + ref, []string{"stripe"}},
-			{"thirdPartyServices[1]", `"google analytic" is not a known third-party service; did you mean "google-analytics"?` + ref, []string{"google-analytics"}},
-			{"thirdPartyServices[2]", `"pay pal pro" is not a known third-party service; did you mean "paypal"?` + ref, []string{"paypal"}}}},
+		// An unknown service is accepted (TestUnknownServicesAccepted); only
+		// a value that is not a name is refused.
+		{"service not a string", with(map[string]any{"thirdPartyServices": []any{"stripe", "acme-pay", 3}}), []fieldErr{
+			{"thirdPartyServices[2]", "must be a string", nil}}},
+		{"service empty", with(map[string]any{"thirdPartyServices": []any{"  "}}), []fieldErr{
+			{"thirdPartyServices[0]", "must not be empty", nil}}},
 		{"too many services", with(map[string]any{"thirdPartyServices": func() []any {
 			s := make([]any, MaxServices+1)
 			for i := range s {
@@ -251,5 +251,47 @@ func TestAllowedSetsComeFromCatalog(t *testing.T) {
 	if !slices.Equal(ServiceIDs(), c.ServiceIDs()) || !slices.Equal(BusinessTypes(), c.BusinessTypeIDs()) ||
 		!slices.Equal(Jurisdictions(), []string{"EU", "UK", "US-CA"}) || !slices.Equal(Types(), []string{"privacy"}) || !slices.Equal(Languages(), []string{"en"}) {
 		t.Errorf("sets: %v %v %v %v %v", ServiceIDs(), BusinessTypes(), Jurisdictions(), Types(), Languages())
+	}
+}
+
+// TestUnknownServicesAccepted: a service the catalog does not know is kept
+// by the name given, never a 422; the document names it, a to-do asks for
+// it (with did-you-mean suggestions for a typo) and a flag raises it.
+func TestUnknownServicesAccepted(t *testing.T) {
+	req, err := ParseRequest(body(t, with(map[string]any{"thirdPartyServices": []any{"stirpe", "Acme  Pay", "Google Analytics", "acme pay"}})))
+	if err != nil {
+		t.Fatalf("ParseRequest: %v", err)
+	}
+	if want := []string{"Acme Pay", "google-analytics", "stirpe"}; !slices.Equal(req.ThirdPartyServices, want) {
+		t.Fatalf("services = %q, want %q", req.ThirdPartyServices, want)
+	}
+	req.ContactEmail = "a@example.com"
+	res, err := Generate(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != StatusNeedsInput {
+		t.Errorf("status = %s, want needs_input", res.Status)
+	}
+	var whys []string
+	for _, td := range res.Todos {
+		if td.Field == "thirdPartyServices" {
+			whys = append(whys, td.Why)
+		}
+	}
+	if len(whys) != 2 || !strings.Contains(strings.Join(whys, "\n"), `Did you mean "stripe"?`) {
+		t.Errorf("todos for unknown services = %q", whys)
+	}
+	if !strings.Contains(res.Content, "We also use Acme Pay and stirpe.") {
+		t.Errorf("unknown services not named in the document")
+	}
+	n := 0
+	for _, f := range res.Flags {
+		if f.Code == "unknown_service" {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Errorf("%d unknown_service flags, want 2", n)
 	}
 }

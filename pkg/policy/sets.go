@@ -28,6 +28,15 @@ func Jurisdictions() []string { return cat().JurisdictionIDs() }
 // BusinessTypes lists the kinds of business the generator knows.
 func BusinessTypes() []string { return cat().BusinessTypeIDs() }
 
+// PurposeIDs lists the processing purposes, in catalog order.
+func PurposeIDs() []string {
+	out := make([]string, len(cat().Purposes))
+	for i, p := range cat().Purposes {
+		out[i] = p.ID
+	}
+	return out
+}
+
 // ServiceIDs lists the third-party services the catalog describes, sorted.
 func ServiceIDs() []string { return cat().ServiceIDs() }
 

@@ -113,18 +113,23 @@ func editDistance(a, b string) int {
 	return prev[len(b)]
 }
 
+// quoteOr lists values as `"a" or "b"`.
+func quoteOr(values []string) string {
+	quoted := make([]string, len(values))
+	for i, s := range values {
+		quoted[i] = fmt.Sprintf("%q", s)
+	}
+	return strings.Join(quoted, " or ")
+}
+
 // unknownValue is the message for a value outside an enumeration: it names
 // the value and, when there are any, the likely intended ones.
 func unknownValue(what, value string, suggestions []string) string {
 	msg := fmt.Sprintf("%q is not a known %s", value, what)
 	if len(suggestions) > 0 {
-		quoted := make([]string, len(suggestions))
-		for i, s := range suggestions {
-			quoted[i] = fmt.Sprintf("%q", s)
-		}
-		msg += "; did you mean " + strings.Join(quoted, " or ") + "?"
+		msg += "; did you mean " + quoteOr(suggestions) + "?"
 	} else {
 		msg += "."
 	}
-	return msg + " The accepted values are listed in the API reference (openapi.yaml, docs/API.md)."
+	return msg + " GET /v1/catalog lists the accepted values."
 }

@@ -31,11 +31,16 @@ type Summary struct {
 	// Request is the normalised generation request: with TemplateVersion it
 	// reproduces Content byte for byte.
 	policy.Request
-	RiskScore       int               `json:"riskScore"`
-	RiskLevel       string            `json:"riskLevel"`
-	ComplianceFlags []compliance.Flag `json:"complianceFlags"`
-	TemplateVersion string            `json:"templateVersion"`
-	CreatedAt       time.Time         `json:"createdAt"`
+	// Status is policy.StatusReady or policy.StatusNeedsInput; Todos the
+	// inputs still needed.
+	Status          string              `json:"status"`
+	Todos           []compliance.Todo   `json:"todos"`
+	RiskScore       int                 `json:"riskScore"`
+	RiskLevel       string              `json:"riskLevel"`
+	RiskFactors     []compliance.Factor `json:"riskFactors"`
+	ComplianceFlags []compliance.Flag   `json:"complianceFlags"`
+	TemplateVersion string              `json:"templateVersion"`
+	CreatedAt       time.Time           `json:"createdAt"`
 }
 
 // Page is one page of a newest-first policy listing.
@@ -64,7 +69,7 @@ const MaxStoredContent = 350 << 10
 // Store is the persistence contract. Errors are *errs.Error of kind NotFound
 // or Conflict where the contract says so; anything else is Internal.
 // Returned records are normalised: times in UTC, and a Summary's
-// ThirdPartyServices and ComplianceFlags are never nil.
+// ThirdPartyServices, Todos, RiskFactors and ComplianceFlags are never nil.
 type Store interface {
 	// CreateAccount stores a new account. Conflict if the id exists.
 	CreateAccount(ctx context.Context, a account.Account) error

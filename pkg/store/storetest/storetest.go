@@ -706,6 +706,9 @@ func newKey(acct string, expires *time.Time) account.Key {
 	}
 }
 
+// yes is a true to point at.
+var yes = true
+
 func newPolicy(acct string, created time.Time) store.Policy {
 	return store.Policy{
 		Summary: store.Summary{
@@ -724,18 +727,27 @@ func newPolicy(acct string, created time.Time) store.Policy {
 				ThirdPartyServices: []string{"stripe", "google-analytics"},
 				ContactEmail:       "privacy@acme.example",
 				PostalAddress:      "Hauptstraße 1\n10115 Berlin",
+				EstablishedIn:      "DE",
+				ConsentBanner:      &yes,
+				Retention:          map[string]string{"orders": "10 years"},
 				EffectiveDate:      created.UTC().Format("2006-01-02"),
 				Format:             "markdown",
 			},
-			RiskScore: 42,
-			RiskLevel: "medium",
+			Status: "needs_input",
+			Todos: []compliance.Todo{{
+				Field: "hostingProvider", Why: "The host receives every visitor's IP address.", Citation: "GDPR Art. 13(1)(e)",
+			}},
+			RiskScore:   42,
+			RiskLevel:   "medium",
+			RiskFactors: []compliance.Factor{{ID: "payments", Points: 5, Why: "Payment data is processed."}},
 			ComplianceFlags: []compliance.Flag{{
-				Code:     "missing_contact_email",
-				Severity: compliance.SeverityError,
+				Code:     "transfer_safeguard_unknown",
+				Severity: compliance.SeverityWarning,
 				Law:      "GDPR",
-				Citation: "Art. 13(1)(a)",
-				Message:  "The controller's contact details are missing.",
-				Fix:      "Add contactEmail.",
+				Citation: "GDPR Art. 13(1)(f), Arts. 44-46",
+				Subject:  "Stripe",
+				Message:  "Stripe may receive personal data outside the region.",
+				Fix:      "Find the transfer mechanism.",
 			}},
 			TemplateVersion: "2026.03.1",
 			CreatedAt:       created,

@@ -18,6 +18,17 @@ func Summary(s store.Summary) store.Summary {
 	if s.ComplianceFlags == nil {
 		s.ComplianceFlags = []compliance.Flag{}
 	}
+	// A policy stored before documents had a status may hold placeholders:
+	// it is never presented as ready to publish.
+	if s.Status == "" {
+		s.Status = "needs_input"
+	}
+	if s.Todos == nil {
+		s.Todos = []compliance.Todo{}
+	}
+	if s.RiskFactors == nil {
+		s.RiskFactors = []compliance.Factor{}
+	}
 	return s
 }
 

@@ -1,0 +1,137 @@
+package policy
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/policygen/policygen/pkg/compliance"
+)
+
+// Publication status of a generated document.
+const (
+	// StatusReady: the document can be published as it stands.
+	StatusReady = "ready"
+	// StatusNeedsInput: inputs are missing (Result.Todos); the document
+	// shows a placeholder or cannot yet describe something it must.
+	StatusNeedsInput = "needs_input"
+)
+
+// todos lists the inputs the document still needs, in a stable order.
+// Each is a placeholder in the text or a disclosure the text cannot make
+// without it; missing inputs never change the risk score.
+func todos(f *Facts) []compliance.Todo {
+	req := f.Request
+	var out []compliance.Todo
+	add := func(field, why, cite string) {
+		out = append(out, compliance.Todo{Field: field, Why: why, Citation: cite})
+	}
+	gdpr := f.gdprFamily()
+	prefix := ""
+	for _, l := range f.Laws {
+		if l.ID == lawGDPR || l.ID == lawUKGDPR {
+			prefix = l.ShortName + " "
+		}
+	}
+	ccpa := f.HasLaw(lawCCPA)
+	// cite picks the provision for the document's law family.
+	cite := func(gdprCite, ccpaCite, caloppaCite string) string {
+		switch {
+		case gdpr:
+			return prefix + gdprCite
+		case ccpa && ccpaCite != "":
+			return ccpaCite
+		}
+		return caloppaCite
+	}
+
+	if req.ContactEmail == "" {
+		add("contactEmail", "The policy must say how to reach the business about personal data and where to send requests; each of those places shows a placeholder.",
+			cite("Art. 13(1)(a), 13(2)(b)", "Cal. Civ. Code § 1798.130(a)(1), (a)(5)(A); 11 CCR § 7011(e)(3)", "Cal. Bus. & Prof. Code § 22575(b)(1)"))
+	}
+	if req.HostingProvider == "" {
+		add("hostingProvider", "Every website has a host that receives each visitor's IP address and device information; the policy must name it as a recipient (a catalog service such as \"AWS\" or \"Shopify\", or the provider's name).",
+			cite("Art. 13(1)(e)", "Cal. Civ. Code § 1798.130(a)(5)(C)(ii)", "Cal. Bus. & Prof. Code § 22575(b)(1)"))
+	}
+	for _, name := range f.Unknown {
+		field := "thirdPartyServices"
+		if name == req.HostingProvider {
+			field = "hostingProvider"
+		}
+		why := fmt.Sprintf("%q is not in the service catalog, so the policy cannot say who provides it, what it receives, where, or under which safeguard.", name)
+		if sug := suggest(name, ServiceIDs()); len(sug) > 0 {
+			why += " Did you mean " + quoteOr(sug) + "?"
+		} else {
+			why += " Choose the catalog entry it corresponds to (GET /v1/catalog)."
+		}
+		add(field, why,
+			cite("Art. 13(1)(e)-(f)", "Cal. Civ. Code § 1798.130(a)(5)(B)(iv)", "Cal. Bus. & Prof. Code § 22575(b)(1)"))
+	}
+	if f.AnalyticsCookiesAssumed {
+		add("thirdPartyServices", "usesAnalytics is true but no analytics tool is named: name it so that its cookies, their durations and its provider can be listed.",
+			cite("Art. 13(1)(e); Directive 2002/58/EC Art. 5(3)", "Cal. Civ. Code § 1798.130(a)(5)(B)(iv)", "Cal. Bus. & Prof. Code § 22575(b)(1), (b)(6)"))
+	}
+	if gdpr {
+		switch {
+		case req.EstablishedIn == "":
+			add("establishedIn", "The country where the business is established decides whether the policy must name a representative in the "+regionWord(f)+" (Art. 27).", prefix+"Art. 13(1)(a), Art. 27")
+		case f.conditions()["needsRepresentative"] && f.representative() == "":
+			field := "euRepresentative"
+			if f.Jurisdiction.ID == "UK" {
+				field = "ukRepresentative"
+			}
+			add(field, "A business not established in the "+regionWord(f)+" that offers goods or services to people there names its representative there; the policy shows a placeholder.", prefix+"Art. 13(1)(a), Art. 27")
+		}
+		if f.Set[compliance.FactSetsNonEssentialCookies] && req.ConsentBanner == nil {
+			add("consentBanner", "Non-essential cookies are used: the policy must say whether consent is asked for before they are set (true) or not (false).", cookieCite(f))
+		}
+	}
+	if ccpa {
+		switch {
+		case req.OnlineOnly == nil:
+			add("onlineOnly", "A business that operates exclusively online may offer email alone for CCPA requests; any other business must also offer a toll-free number.", "Cal. Civ. Code § 1798.130(a)(1)(A)")
+		case !*req.OnlineOnly && req.TollFreeNumber == "":
+			add("tollFreeNumber", "A business that does not operate exclusively online must offer a toll-free telephone number for CCPA requests; the policy shows a placeholder.", "Cal. Civ. Code § 1798.130(a)(1)(A)")
+		}
+		if f.Set[compliance.FactSellsOrShares] && req.SellsMinorsData == nil {
+			add("sellsMinorsData", "The policy must say whether the business has actual knowledge that it sells or shares the personal information of consumers under 16; it shows a placeholder.", "11 CCR § 7011(e)(1)(G); Cal. Civ. Code § 1798.120(c)")
+		}
+	}
+	if f.Jurisdiction.ID == "US-CA" && req.CCPAThresholdsMet == nil {
+		add("ccpaThresholdsMet", "The CCPA applies only to a business that meets a threshold of § 1798.140(d)(1) (revenue, 100,000 consumers or households, or half its revenue from selling or sharing); the policy includes the CCPA sections until you say.", "Cal. Civ. Code § 1798.140(d)(1)")
+	}
+	return out
+}
+
+func regionWord(f *Facts) string {
+	if f.Jurisdiction.ID == "UK" {
+		return "UK"
+	}
+	return "EEA"
+}
+
+func cookieCite(f *Facts) string {
+	if f.Jurisdiction.ID == "UK" {
+		return "PECR reg. 6(1)-(2)"
+	}
+	return "Directive 2002/58/EC Art. 5(3)"
+}
+
+// Status is the publication status of a document with todos.
+func Status(todos []compliance.Todo) string {
+	if len(todos) > 0 {
+		return StatusNeedsInput
+	}
+	return StatusReady
+}
+
+// sectorLaws are the sector laws a business type raises flags for.
+func sectorLaws(f *Facts) []string {
+	bt, ok := cat().BusinessType(f.Request.BusinessType)
+	if !ok || f.Jurisdiction.ID != "US-CA" {
+		return nil
+	}
+	out := slices.Clone(bt.SectorLaws)
+	slices.SortFunc(out, strings.Compare)
+	return out
+}
