@@ -178,8 +178,9 @@ type Service struct {
 	// AccessCountries are further countries from which the provider states
 	// personal data may be accessed (ISO 3166-1 alpha-2).
 	AccessCountries []string `json:"accessCountries,omitempty"`
-	// Retention is how long the provider keeps the data by default, as it
-	// states it; "" if not known.
+	// Retention is what the provider states about how long it keeps the
+	// data, as a verb phrase ("keeps recordings for 365 days"); "" if not
+	// known.
 	Retention string          `json:"retention,omitempty"`
 	CCPARole  string          `json:"ccpaRole"` // "" if not known
 	Essential bool            `json:"essential"`

@@ -453,7 +453,17 @@ func genRetentionPurposes(b *builder) []Block {
 			// The CCPA category table refers to purposes by these names.
 			name = b.label("purpose." + p.ID + ".short")
 		}
-		t.Rows = append(t.Rows, [][]Inline{text(name), text(b.jlabel("purpose."+p.ID+".retention") + ".")})
+		period := b.jlabel("purpose."+p.ID+".retention") + "."
+		if r, ok := b.f.Request.Retention[p.ID]; ok {
+			period = capFirst(strings.TrimSuffix(r, ".")) + "."
+		}
+		// What a provider keeps for the purpose, as it states it.
+		for _, s := range b.f.Services {
+			if s.Retention != "" && slices.Contains(s.Purposes, p.ID) {
+				period += " " + b.expandText(b.label("retention.service"), map[string][]Inline{"service": text(s.Name), "retention": text(s.Retention)})
+			}
+		}
+		t.Rows = append(t.Rows, [][]Inline{text(name), text(period)})
 	}
 	return []Block{t}
 }

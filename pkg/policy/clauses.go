@@ -129,7 +129,7 @@ var placeholders = []string{
 
 // labelPlaceholders are filled in by the generator that uses the label.
 var labelPlaceholders = []string{"url", "recipients", "services", "channels", "examples", "service", "provider", "purposes",
-	"country", "access", "role", "categories"}
+	"country", "access", "role", "categories", "retention"}
 
 // conditionName reports whether c (without "!") is in the condition vocabulary.
 func conditionName(c string) bool {
