@@ -505,7 +505,7 @@ type ccpaGroup struct {
 
 func (b *builder) ccpaGroups() []ccpaGroup {
 	var groups []ccpaGroup
-	for _, letter := range []string{"A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L"} {
+	for _, letter := range []string{"A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L", "other"} {
 		g := ccpaGroup{letter: letter}
 		for _, c := range b.f.Categories {
 			if !slices.Contains(c.CCPA, letter) {

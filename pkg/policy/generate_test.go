@@ -797,7 +797,7 @@ func TestImpliedFlags(t *testing.T) {
 	if !slices.ContainsFunc(res.Todos, func(td compliance.Todo) bool { return td.Field == "consentBanner" }) {
 		t.Errorf("todos %v lack consentBanner", res.Todos)
 	}
-	if !strings.Contains(res.Content, "Taking payments and issuing refunds") {
+	if !strings.Contains(res.Content, "Taking payments and giving refunds") {
 		t.Error("payments implied by Stripe are not disclosed")
 	}
 }
@@ -938,6 +938,54 @@ func TestPaymentProvidersNeverSold(t *testing.T) {
 		}
 		if strings.Contains(res.Content, "Yes, to payment processors") || !strings.Contains(res.Content, "We have not sold or shared personal data") {
 			t.Errorf("%s: the policy presents the payment provider as a recipient of a sale or sharing", s.ID)
+		}
+	}
+}
+
+// TestCCPACategoriesComplete: every category of personal data a California
+// document collects appears in its CCPA table under each statutory category
+// it falls in, including personal information that fits no listed category
+// (message contents are not "audio, electronic, visual" information), and a
+// card number with its security code is sensitive personal information
+// (Cal. Civ. Code § 1798.140(ae)(1)(B)).
+func TestCCPACategoriesComplete(t *testing.T) {
+	c := mustCatalog(t)
+	lib, err := DefaultLibrary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	en := lib.Texts["en"]
+	for name, req := range matrixRequests(c) {
+		if req.Jurisdiction != "US-CA" || !strings.HasSuffix(name, "complete=true") {
+			continue
+		}
+		doc, facts, _, err := Compose(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var table Block
+		for _, b := range doc.Blocks {
+			if b.Section == "california" && b.Kind == Table {
+				table = b
+				break
+			}
+		}
+		var rows []string
+		for _, r := range table.Rows {
+			rows = append(rows, inlineText(r[0]))
+		}
+		for _, cf := range facts.Categories {
+			for _, letter := range cf.CCPA {
+				if !slices.Contains(rows, en.Labels["ccpa."+letter]) {
+					t.Fatalf("%s: category %s (CCPA %s) missing from the table %q", name, cf.ID, letter, rows)
+				}
+			}
+			if cf.ID == "communications" && slices.Contains(cf.CCPA, "H") {
+				t.Fatalf("message contents filed under audio, electronic or visual information")
+			}
+			if cf.ID == "payment_details" && !cf.Sensitive {
+				t.Fatalf("card data not sensitive personal information")
+			}
 		}
 	}
 }
