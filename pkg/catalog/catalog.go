@@ -437,7 +437,7 @@ func (c *Catalog) validate() error {
 		if s.CCPARole != "" {
 			in(where+" ccpaRole", []string{RoleServiceProvider, RoleThirdParty}, s.CCPARole)
 		}
-		if !isHTTPS(s.PrivacyPolicyURL) {
+		if s.PrivacyPolicyURL != "" && !isHTTPS(s.PrivacyPolicyURL) {
 			bad("%s: privacyPolicyUrl must be an https URL", where)
 		}
 		if s.DPAURL != "" && !isHTTPS(s.DPAURL) {

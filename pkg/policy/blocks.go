@@ -222,10 +222,18 @@ func genServices(b *builder) []Block {
 			text(s.Purpose),
 			text(b.categoryNames(s.DataCategories)),
 			text(b.role(s)),
-			{{Kind: Link, Text: s.PrivacyPolicyURL, URL: s.PrivacyPolicyURL}},
+			b.link(s.PrivacyPolicyURL),
 		})
 	}
 	return []Block{t}
+}
+
+// link is a URL as a link, or "Not confirmed" when the catalog has none.
+func (b *builder) link(url string) []Inline {
+	if url == "" {
+		return text(b.label("country.unknown"))
+	}
+	return []Inline{{Kind: Link, Text: url, URL: url}}
 }
 
 // role describes the provider's GDPR role for each purpose it serves, as

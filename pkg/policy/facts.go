@@ -219,7 +219,10 @@ func buildFacts(req Request, cat *catalog.Catalog, laws []compliance.Law) (*Fact
 		if s.JointController != nil && *s.JointController {
 			f.Set[compliance.FactJointControllers] = true
 		}
-		if s.CCPARole == catalog.RoleThirdParty && s.Category != "payments" {
+		// An advertising or social service whose CCPA role no source
+		// confirmed is treated as a third party: disclosing a possible
+		// sale or sharing is safer than denying one.
+		if thirdParty(s) {
 			sf.SellsOrShares = true
 			for _, c := range s.DataCategories {
 				cats[c].SoldShared = addUnique(cats[c].SoldShared, s.ID)
@@ -341,6 +344,18 @@ func (f *Facts) cookiesKnown() bool {
 	return f.AnalyticsCookiesAssumed || slices.ContainsFunc(f.Services, func(s ServiceFact) bool { return s.SetsCookiesKnown() })
 }
 
+// thirdParty reports whether a service receives personal information as a
+// CCPA third party (a sale or sharing). Payment providers never do.
+func thirdParty(s catalog.Service) bool {
+	if s.Category == "payments" {
+		return false
+	}
+	if s.CCPARole == "" {
+		return s.Category == "advertising" || s.Category == "social"
+	}
+	return s.CCPARole == catalog.RoleThirdParty
+}
+
 // crossSite reports whether a service may collect information about a
 // visitor's activity over time and across other websites.
 func crossSite(s ServiceFact) bool {
@@ -348,7 +363,7 @@ func crossSite(s ServiceFact) bool {
 	case "advertising", "social", "video", "maps":
 		return true
 	}
-	return s.CCPARole == catalog.RoleThirdParty
+	return thirdParty(s.Service)
 }
 
 // representative is the Art. 27 representative the request names for the

@@ -66,8 +66,13 @@ func TestLibrary(t *testing.T) {
 		for _, s := range c.ServiceCategories {
 			keys = append(keys, "serviceCategory."+s.ID)
 		}
+		// Country names come from CLDR; a code must name a country.
 		for _, s := range c.Services {
-			keys = append(keys, "country."+s.ProviderCountry)
+			for _, code := range append([]string{s.ProviderCountry}, s.AccessCountries...) {
+				if code != "" && CountryName(code) == code {
+					t.Errorf("service %s: %q is not a country code", s.ID, code)
+				}
+			}
 		}
 		for _, j := range c.Jurisdictions {
 			keys = append(keys, "region."+j.ID)
@@ -466,7 +471,10 @@ func expectFacts(t *testing.T, req Request) compliance.FactSet {
 			f[compliance.FactUsesAnalytics] = true
 			namedAnalytics = true
 		}
-		if s.CCPARole == catalog.RoleThirdParty && s.Category != "payments" {
+		// A CCPA third party (§ 1798.140(ai)): recorded as one, or an
+		// advertising or social service whose role is not recorded;
+		// never a payment provider.
+		if s.Category != "payments" && (s.CCPARole == catalog.RoleThirdParty || s.CCPARole == "" && (s.Category == "advertising" || s.Category == "social")) {
 			f[compliance.FactSellsOrShares] = true
 		}
 		// A provider outside the region, of unknown country, or that
@@ -518,7 +526,7 @@ func usesAdvertising(t *testing.T, req Request) bool {
 var goldenRequests = map[string]string{
 	// Complete requests: status ready, no placeholder.
 	"eu-ecommerce": `{"type":"privacy","businessName":"Brightleaf Books","websiteUrl":"https://brightleaf.example","businessType":"ecommerce",
-		"jurisdiction":"EU","collectsPayments":true,"collectsUserData":true,"usesAnalytics":true,
+		"jurisdiction":"Germany","collectsPayments":true,"collectsUserData":true,"usesAnalytics":true,
 		"thirdPartyServices":["stripe","google-analytics","mailchimp","cloudflare","meta-pixel"],
 		"contactEmail":"privacy@brightleaf.example","postalAddress":"Hauptstraße 1\n10115 Berlin\nGermany",
 		"phone":"+49 30 1234567","establishedIn":"DE","hostingProvider":"aws","consentBanner":true,

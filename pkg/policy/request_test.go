@@ -295,3 +295,43 @@ func TestUnknownServicesAccepted(t *testing.T) {
 		t.Errorf("%d unknown_service flags, want 2", n)
 	}
 }
+
+// TestMemberStates: an EU or EEA member state, by code or name, means the
+// EU with that state's supervisory authority named for complaints.
+func TestMemberStates(t *testing.T) {
+	for _, tc := range []struct{ in, member, authority string }{
+		{"DE", "DE", "German federal state (Land) where we are established"},
+		{"France", "FR", "Commission nationale de l'informatique et des libertés (CNIL)"},
+		{"ie", "IE", "Data Protection Commission (DPC)"},
+		{"Norway", "NO", "Norwegian Data Protection Authority"},
+	} {
+		req, err := ParseRequest(body(t, with(map[string]any{"jurisdiction": tc.in, "contactEmail": "a@example.com"})))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.in, err)
+		}
+		if req.Jurisdiction != "EU" || req.MemberState != tc.member {
+			t.Errorf("%s: jurisdiction %s member %s", tc.in, req.Jurisdiction, req.MemberState)
+		}
+		res, err := Generate(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(res.Content, tc.authority) {
+			t.Errorf("%s: the document does not name %q", tc.in, tc.authority)
+		}
+	}
+	// GB is the UK, not a member state; a member state with another
+	// jurisdiction, or a country outside the EEA, is refused.
+	if req, err := ParseRequest(body(t, with(map[string]any{"jurisdiction": "GB"}))); err != nil || req.Jurisdiction != "UK" || req.MemberState != "" {
+		t.Errorf("GB: %+v %v", req, err)
+	}
+	for _, m := range []map[string]any{
+		{"jurisdiction": "UK", "memberState": "DE"},
+		{"jurisdiction": "EU", "memberState": "CH"},
+		{"jurisdiction": "DE", "memberState": "FR"},
+	} {
+		if _, err := ParseRequest(body(t, with(m))); err == nil {
+			t.Errorf("%v accepted", m)
+		}
+	}
+}
