@@ -51,7 +51,7 @@ func genSummary(b *builder) []Block {
 		recipients = append(recipients, s.Name)
 	}
 	recipients = append(recipients, f.Unknown...)
-	if f.Request.HostingProvider == "" {
+	if !f.hostKnown() {
 		recipients = append(recipients, b.label("summary.host"))
 	}
 	item := func(key string, extra map[string][]Inline) []Inline { return b.labelInlines(key, extra) }

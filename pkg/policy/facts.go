@@ -304,7 +304,7 @@ func buildFacts(req Request, cat *catalog.Catalog, laws []compliance.Law) (*Fact
 	f.Set[compliance.FactHasThirdPartyServices] = len(f.Services)+len(f.Unknown) > 0
 	// Without a named host, or with services the catalog cannot place,
 	// nobody can say that data stays in the region.
-	f.TransfersUncertain = req.HostingProvider == "" || len(f.Unknown) > 0 || f.AnalyticsCookiesAssumed
+	f.TransfersUncertain = !f.hostKnown() || len(f.Unknown) > 0 || f.AnalyticsCookiesAssumed
 	// No request field or catalog entry describes solely automated
 	// decisions with legal effects; the document states there are none and
 	// a flag tells the business to check.
@@ -354,6 +354,12 @@ func thirdParty(s catalog.Service) bool {
 		return s.Category == "advertising" || s.Category == "social"
 	}
 	return s.CCPARole == catalog.RoleThirdParty
+}
+
+// hostKnown reports whether the website's host is named: hostingProvider,
+// or a hosting service (Shopify, Wix, AWS...) among the services.
+func (f *Facts) hostKnown() bool {
+	return f.Request.HostingProvider != "" || slices.ContainsFunc(f.Services, func(s ServiceFact) bool { return s.Category == "hosting" })
 }
 
 // crossSite reports whether a service may collect information about a
@@ -411,7 +417,7 @@ func (f *Facts) conditions() map[string]bool {
 	c["sellsMinorsData"] = req.SellsMinorsData != nil && *req.SellsMinorsData
 	c["transfersUncertain"] = f.TransfersUncertain
 	c["unknownServices"] = len(f.Unknown) > 0
-	c["hostKnown"] = req.HostingProvider != ""
+	c["hostKnown"] = f.hostKnown()
 	c["memberState"] = req.MemberState != ""
 	c["tollFreeRequired"] = f.HasLaw(lawCCPA) && req.OnlineOnly != nil && !*req.OnlineOnly
 	// Art. 27: a controller not established in the region names its

@@ -49,7 +49,7 @@ func todos(f *Facts) []compliance.Todo {
 		add("contactEmail", "The policy must say how to reach the business about personal data and where to send requests; each of those places shows a placeholder.",
 			cite("Art. 13(1)(a), 13(2)(b)", "Cal. Civ. Code § 1798.130(a)(1), (a)(5)(A); 11 CCR § 7011(e)(3)", "Cal. Bus. & Prof. Code § 22575(b)(1)"))
 	}
-	if req.HostingProvider == "" {
+	if !f.hostKnown() {
 		add("hostingProvider", "Every website has a host that receives each visitor's IP address and device information; the policy must name it as a recipient (a catalog service such as \"AWS\" or \"Shopify\", or the provider's name).",
 			cite("Art. 13(1)(e)", "Cal. Civ. Code § 1798.130(a)(5)(C)(ii)", "Cal. Bus. & Prof. Code § 22575(b)(1)"))
 	}
