@@ -109,6 +109,10 @@ type Purpose struct {
 type ServiceCategory struct {
 	ID       string   `json:"id"`
 	Purposes []string `json:"purposes"`
+	// CategoryPurposes narrows the purposes a data category serves for
+	// such a service: a payment provider's device data is for fraud
+	// screening (security, GDPR Art. 6(1)(f)), not for the payment.
+	CategoryPurposes map[string][]string `json:"categoryPurposes,omitempty"`
 }
 
 // Practice is a set of data categories processed for a set of purposes.
@@ -387,6 +391,10 @@ func (c *Catalog) validate() error {
 	}
 	for _, s := range c.ServiceCategories {
 		in("serviceCategory "+s.ID, purposes, s.Purposes...)
+		for cat, ps := range s.CategoryPurposes {
+			in("serviceCategory "+s.ID+" categoryPurposes", cats, cat)
+			in("serviceCategory "+s.ID+" categoryPurposes "+cat, s.Purposes, ps...)
+		}
 	}
 	for name, p := range map[string]Practice{"website": c.Website, "payments": c.Payments, "analytics": c.Analytics} {
 		in(name+" dataCategories", cats, p.DataCategories...)

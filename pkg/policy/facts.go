@@ -210,8 +210,17 @@ func buildFacts(req Request, cat *catalog.Catalog, laws []compliance.Law) (*Fact
 		// document says so rather than that nothing is transferred.
 		sf.Transfer = s.ProviderCountry == "" || !slices.Contains(j.Countries, s.ProviderCountry) ||
 			slices.ContainsFunc(s.AccessCountries, func(c string) bool { return !slices.Contains(j.Countries, c) })
-		if err := add(s.DataCategories, sc.Purposes, "", s.ID); err != nil {
-			return nil, err
+		// A category the service category narrows (a payment provider's
+		// device data serves fraud screening, not the payment itself) is
+		// used only for those purposes.
+		for _, c := range s.DataCategories {
+			ps := sc.Purposes
+			if only, ok := sc.CategoryPurposes[c]; ok {
+				ps = only
+			}
+			if err := add([]string{c}, ps, "", s.ID); err != nil {
+				return nil, err
+			}
 		}
 		// Payment providers complete a transaction the consumer asked for:
 		// never a sale or sharing, whatever the data says (the catalog
