@@ -220,12 +220,24 @@ func genServices(b *builder) []Block {
 			text(s.Name),
 			text(provider),
 			text(s.Purpose),
-			text(b.categoryNames(s.DataCategories)),
+			text(b.categoryNames(b.f.received(s.ID))),
 			text(b.role(s)),
 			b.link(s.PrivacyPolicyURL),
 		})
 	}
 	return []Block{t}
+}
+
+// received lists, in catalog order, the data categories the service
+// receives here (a host only what the website collects).
+func (f *Facts) received(id string) []string {
+	var out []string
+	for _, c := range f.Categories {
+		if slices.Contains(c.Recipients, id) {
+			out = append(out, c.ID)
+		}
+	}
+	return out
 }
 
 // link is a URL as a link, or "Not confirmed" when the catalog has none.

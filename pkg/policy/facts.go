@@ -196,6 +196,19 @@ func buildFacts(req Request, cat *catalog.Catalog, laws []compliance.Law) (*Fact
 		ids = append(ids, h)
 		slices.SortFunc(ids, func(a, b string) int { return strings.Compare(fold(a), fold(b)) })
 	}
+	// What the business itself collects from people: its business type's
+	// data when it collects user data, and payment data when it takes
+	// payments (or names a payment provider).
+	var own []string
+	if req.CollectsUserData {
+		own = append(own, bt.DataCategories...)
+	}
+	if req.CollectsPayments || slices.ContainsFunc(ids, func(id string) bool {
+		s, ok := cat.Service(id)
+		return ok && s.Category == "payments"
+	}) {
+		own = append(own, cat.Payments.DataCategories...)
+	}
 	for _, id := range ids {
 		s, ok := cat.Service(id)
 		if !ok {
@@ -203,6 +216,16 @@ func buildFacts(req Request, cat *catalog.Catalog, laws []compliance.Law) (*Fact
 			// nothing it cannot know, and a to-do.
 			f.Unknown = append(f.Unknown, id)
 			continue
+		}
+		// Safeguards the business states for its contract with the
+		// provider add to those the provider states.
+		if extra := req.TransferSafeguards[s.ID]; len(extra) > 0 {
+			t := map[string][]string{}
+			for k, v := range s.Transfers {
+				t[k] = slices.Clone(v)
+			}
+			t[j.ID] = addUnique(t[j.ID], extra...)
+			s.Transfers = t
 		}
 		sc, _ := cat.ServiceCategory(s.Category)
 		sf := ServiceFact{Service: s, Purposes: sc.Purposes}
@@ -214,6 +237,11 @@ func buildFacts(req Request, cat *catalog.Catalog, laws []compliance.Law) (*Fact
 		// device data serves fraud screening, not the payment itself) is
 		// used only for those purposes.
 		for _, c := range s.DataCategories {
+			// A host stores what the website collects: data people give
+			// only when the business collects that kind of data.
+			if s.Category == "hosting" && !slices.Contains(deviceCategories, c) && !slices.Contains(own, c) {
+				continue
+			}
 			ps := sc.Purposes
 			if only, ok := sc.CategoryPurposes[c]; ok {
 				ps = only

@@ -196,6 +196,22 @@ func completeRequest(req *Request) {
 		req.ThirdPartyServices = append(slices.Clone(req.ThirdPartyServices), "google-analytics")
 		slices.Sort(req.ThirdPartyServices)
 	}
+	// The business names the safeguard of every transfer the catalog
+	// cannot place.
+	if mechs := jurisdictionMechanisms[req.Jurisdiction]; len(mechs) > 0 {
+		facts, err := BuildFacts(*req)
+		if err != nil {
+			panic(err)
+		}
+		for _, s := range facts.Services {
+			if s.Transfer && transferBasis(facts.Jurisdiction, s) == basisNone {
+				if req.TransferSafeguards == nil {
+					req.TransferSafeguards = map[string][]string{}
+				}
+				req.TransferSafeguards[s.ID] = []string{mechs[1]} // eu_sccs, uk_idta
+			}
+		}
+	}
 }
 
 // serviceSubsets is every single service.
@@ -530,12 +546,14 @@ var goldenRequests = map[string]string{
 		"thirdPartyServices":["stripe","google-analytics","mailchimp","cloudflare","meta-pixel"],
 		"contactEmail":"privacy@brightleaf.example","postalAddress":"Hauptstraße 1\n10115 Berlin\nGermany",
 		"phone":"+49 30 1234567","establishedIn":"DE","hostingProvider":"aws","consentBanner":true,
-		"retention":{"orders":"10 years after the end of the year of the order (German tax law)"}}`,
+		"retention":{"orders":"until the warranty and limitation periods for the order have ended",
+			"legal_compliance":"invoices and accounting vouchers 8 years, books and annual accounts 10 years, business letters 6 years (German Fiscal Code § 147, Commercial Code § 257)"}}`,
 	"uk-shop": `{"type":"privacy","businessName":"Thistle & Thread Ltd","websiteUrl":"https://thistle.example","businessType":"ecommerce",
 		"jurisdiction":"GB","collectsPayments":true,"collectsUserData":true,"usesAnalytics":true,
 		"thirdPartyServices":["Stripe","Google Analytics","Mailchimp"],"hostingProvider":"AWS",
 		"contactEmail":"privacy@thistle.example","postalAddress":"1 Rose Street, Edinburgh EH2 2PR","establishedIn":"United Kingdom",
-		"consentBanner":true,"dpoContact":"Jane Doe, dpo@thistle.example"}`,
+		"consentBanner":true,"dpoContact":"Jane Doe, dpo@thistle.example",
+		"transferSafeguards":{"Google Analytics":["uk_addendum"]}}`,
 	"us-ca-marketplace": `{"type":"privacy","businessName":"Makers Market, Inc.","websiteUrl":"https://makers.example","businessType":"marketplace",
 		"jurisdiction":"US-CA","collectsPayments":true,"collectsUserData":true,"usesAnalytics":true,
 		"thirdPartyServices":["stripe","google-analytics","tiktok-pixel","zendesk","klaviyo"],"hostingProvider":"aws",

@@ -59,6 +59,10 @@ type Request struct {
 	HostingProvider string `json:"hostingProvider,omitempty"`
 	// Retention maps purpose ids to how long data is kept for them.
 	Retention map[string]string `json:"retention,omitempty"`
+	// TransferSafeguards maps a service (catalog id) to the transfer
+	// mechanisms the business's contract with it relies on, for the
+	// document's jurisdiction (catalog.TransferMechanisms).
+	TransferSafeguards map[string][]string `json:"transferSafeguards,omitempty"`
 	Format    string            `json:"format"`
 	// EffectiveDate is the document's "Last updated" date, YYYY-MM-DD. It is
 	// part of the input so that the normalised request alone reproduces the
@@ -260,6 +264,7 @@ func ParseRequest(body []byte) (Request, error) {
 	req.SellsMinorsData = optBool("sellsMinorsData")
 	req.CCPAThresholdsMet = optBool("ccpaThresholdsMet")
 	req.Retention = retention(raw["retention"], &bad)
+	req.TransferSafeguards = safeguards(raw["transferSafeguards"], req.Jurisdiction, &bad)
 	req.Format = enum("format", "format", false, DefaultFormat, Formats, strings.ToLower, nil)
 	if s, ok := str("effectiveDate", false, len(DateLayout)); ok && s != "" {
 		if d, err := ParseDate(s); err != nil {
@@ -320,7 +325,7 @@ var fieldNames = []string{
 	"contactEmail", "postalAddress", "format", "effectiveDate",
 	"memberState", "phone", "tollFreeNumber", "establishedIn", "dpoContact",
 	"euRepresentative", "ukRepresentative", "onlineOnly", "consentBanner",
-	"sellsMinorsData", "ccpaThresholdsMet", "hostingProvider", "retention",
+	"sellsMinorsData", "ccpaThresholdsMet", "hostingProvider", "retention", "transferSafeguards",
 }
 
 // DateLayout is the form of Request.EffectiveDate.
@@ -439,6 +444,64 @@ func memberJurisdiction(c string) string {
 		}
 	}
 	return ""
+}
+
+// jurisdictionMechanisms are the transfer mechanisms each jurisdiction's
+// law knows.
+var jurisdictionMechanisms = map[string][]string{
+	"EU": {"eu_us_dpf", "eu_sccs", "bcr"},
+	"UK": {"uk_extension", "uk_idta", "uk_addendum", "bcr"},
+}
+
+// safeguards reads transferSafeguards: service (id, name or alias) ->
+// mechanism ids valid in the jurisdiction. The services are checked against
+// the request's services in BuildFacts' todos, not here: an entry for a
+// service not used is harmless and reported as a 422 to catch typos.
+func safeguards(v json.RawMessage, jurisdiction string, bad *errs.Fields) map[string][]string {
+	if v == nil || string(v) == "null" {
+		return nil
+	}
+	var m map[string][]string
+	if err := json.Unmarshal(v, &m); err != nil {
+		bad.Add("transferSafeguards", `must be an object mapping services to arrays of mechanisms, such as {"hubspot": ["eu_sccs"]}`)
+		return nil
+	}
+	allowed := jurisdictionMechanisms[jurisdiction]
+	out := map[string][]string{}
+	for k, ms := range m {
+		field := "transferSafeguards." + k
+		id := serviceRef(strings.TrimSpace(k))
+		if _, known := cat().Service(id); !known {
+			sug := suggest(k, ServiceIDs())
+			bad.AddValue(field, unknownValue("catalog service", k, sug), k, sug)
+			continue
+		}
+		if len(allowed) == 0 {
+			bad.Add(field, "applies only to the EU and UK jurisdictions")
+			continue
+		}
+		var clean []string
+		for _, mech := range ms {
+			if !slices.Contains(allowed, mech) {
+				sug := suggest(mech, allowed)
+				bad.AddValue(field, unknownValue("transfer mechanism for "+jurisdiction+" ("+strings.Join(allowed, ", ")+")", mech, sug), mech, sug)
+				continue
+			}
+			if !slices.Contains(clean, mech) {
+				clean = append(clean, mech)
+			}
+		}
+		if len(ms) == 0 {
+			bad.Add(field, "must name at least one mechanism")
+			continue
+		}
+		slices.Sort(clean)
+		out[id] = clean
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }
 
 // phoneLike accepts what people write as a telephone number: digits with

@@ -335,3 +335,24 @@ func TestMemberStates(t *testing.T) {
 		}
 	}
 }
+
+func TestTransferSafeguards(t *testing.T) {
+	req, err := ParseRequest(body(t, with(map[string]any{"jurisdiction": "UK", "transferSafeguards": map[string]any{"Google Analytics": []any{"uk_idta", "uk_idta"}}})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := req.TransferSafeguards["google-analytics"]; !slices.Equal(got, []string{"uk_idta"}) {
+		t.Errorf("safeguards = %v", req.TransferSafeguards)
+	}
+	for _, bad := range []map[string]any{
+		{"jurisdiction": "UK", "transferSafeguards": map[string]any{"google-analytics": []any{"eu_sccs"}}}, // an EU tool under UK law
+		{"jurisdiction": "EU", "transferSafeguards": map[string]any{"acme": []any{"eu_sccs"}}},           // not a catalog service
+		{"jurisdiction": "US-CA", "transferSafeguards": map[string]any{"stripe": []any{"eu_sccs"}}},
+		{"jurisdiction": "EU", "transferSafeguards": map[string]any{"stripe": []any{}}},
+		{"jurisdiction": "EU", "transferSafeguards": []any{"eu_sccs"}},
+	} {
+		if _, err := ParseRequest(body(t, with(bad))); err == nil {
+			t.Errorf("%v accepted", bad)
+		}
+	}
+}

@@ -100,6 +100,29 @@ func TestLawyerReview(t *testing.T) {
 		{"no toll-free number asked of an online-only business",
 			func() Request { r := complete(base("US-CA")); r.OnlineOnly = &yes; r.TollFreeNumber = ""; return r }(), "Your California privacy rights",
 			[]string{"- by email to"}, []string{"toll-free"}},
+		{"a transfer with no safeguard the catalog knows is a todo, not a ready document (Art. 13(1)(f))",
+			func() Request { r := complete(base("UK", "google-analytics")); r.TransferSafeguards = nil; return r }(), "",
+			[]string{"Not recorded in this policy"}, nil},
+		{"a safeguard the business states is named",
+			func() Request {
+				r := complete(base("UK", "google-analytics"))
+				r.TransferSafeguards = map[string][]string{"google-analytics": {"uk_addendum"}}
+				return r
+			}(), "International transfers",
+			[]string{"| Google Analytics | United States | No | The UK International Data Transfer Addendum"}, []string{"Not recorded"}},
+		{"card data is not kept as an accounting record (PCI DSS forbids keeping the security code)",
+			complete(base("EU", "stripe")), "How we use personal data",
+			[]string{"| Meeting our legal duties, such as keeping tax and accounting records | Contact details, Customer records and Purchase history |"}, nil},
+		{"a blog that collects nothing from people claims no customer records, even from its host",
+			func() Request {
+				r := complete(base("US-CA"))
+				r.CollectsPayments, r.CollectsUserData, r.BusinessType = false, false, "blog"
+				r.CCPAThresholdsMet = &no
+				return r
+			}(), "", []string{"| Identifiers and Usage data |"}, []string{"Customer records", "explains your rights"}},
+		{"email tracking consent can be withdrawn",
+			complete(base("EU", "mailchimp")), "Tracking in our emails",
+			[]string{"you can withdraw your agreement at any time"}, nil},
 		{"a summary and a table of contents come first",
 			complete(base("EU")), "", []string{"# Privacy Policy\n\n## Summary\n", "## Contents\n\n- [About this policy](<#about-this-policy>)"}, nil},
 	}

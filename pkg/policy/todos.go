@@ -82,6 +82,14 @@ func todos(f *Facts) []compliance.Todo {
 			}
 			add(field, "A business not established in the "+regionWord(f)+" that offers goods or services to people there names its representative there; the policy shows a placeholder.", prefix+"Art. 13(1)(a), Art. 27")
 		}
+		// A transfer out of the region must name its safeguard (Art.
+		// 13(1)(f)); where the catalog records none, the business does.
+		for _, sv := range f.Services {
+			if sv.Transfer && transferBasis(f.Jurisdiction, sv) == basisNone {
+				add("transferSafeguards."+sv.ID, fmt.Sprintf("%s may receive personal data outside the %s and the catalog records no safeguard for it; give the mechanism your contract with the provider relies on (%s).",
+					sv.Name, regionWord(f), strings.Join(jurisdictionMechanisms[f.Jurisdiction.ID], ", ")), prefix+"Art. 13(1)(f), Art. 46")
+			}
+		}
 		if f.Set[compliance.FactSetsNonEssentialCookies] && req.ConsentBanner == nil {
 			add("consentBanner", "Non-essential cookies are used: the policy must say whether consent is asked for before they are set (true) or not (false).", cookieCite(f))
 		}
