@@ -63,7 +63,7 @@ type Request struct {
 	// mechanisms the business's contract with it relies on, for the
 	// document's jurisdiction (catalog.TransferMechanisms).
 	TransferSafeguards map[string][]string `json:"transferSafeguards,omitempty"`
-	Format    string            `json:"format"`
+	Format             string              `json:"format"`
 	// EffectiveDate is the document's "Last updated" date, YYYY-MM-DD. It is
 	// part of the input so that the normalised request alone reproduces the
 	// document byte for byte; the API fills in the creation date (UTC) when

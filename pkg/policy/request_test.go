@@ -346,7 +346,7 @@ func TestTransferSafeguards(t *testing.T) {
 	}
 	for _, bad := range []map[string]any{
 		{"jurisdiction": "UK", "transferSafeguards": map[string]any{"google-analytics": []any{"eu_sccs"}}}, // an EU tool under UK law
-		{"jurisdiction": "EU", "transferSafeguards": map[string]any{"acme": []any{"eu_sccs"}}},           // not a catalog service
+		{"jurisdiction": "EU", "transferSafeguards": map[string]any{"acme": []any{"eu_sccs"}}},             // not a catalog service
 		{"jurisdiction": "US-CA", "transferSafeguards": map[string]any{"stripe": []any{"eu_sccs"}}},
 		{"jurisdiction": "EU", "transferSafeguards": map[string]any{"stripe": []any{}}},
 		{"jurisdiction": "EU", "transferSafeguards": []any{"eu_sccs"}},
