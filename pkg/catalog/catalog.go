@@ -40,6 +40,8 @@ type Catalog struct {
 	Analytics     Practice       `json:"analytics"`
 	BusinessTypes []BusinessType `json:"businessTypes"`
 	Services      []Service      `json:"-"` // from data/services.json
+
+	serviceIndex map[string]int // id -> index in Services, built by Load
 }
 
 // Jurisdiction is a legal regime a document can target.
@@ -256,6 +258,10 @@ func Load(fsys fs.FS) (*Catalog, error) {
 		return nil, err
 	}
 	slices.SortFunc(c.Services, func(a, b Service) int { return cmpString(a.ID, b.ID) })
+	c.serviceIndex = make(map[string]int, len(c.Services))
+	for i, s := range c.Services {
+		c.serviceIndex[s.ID] = i
+	}
 	return &c, nil
 }
 
@@ -486,8 +492,8 @@ func (s Service) CookiesUnknown() bool { return s.SetsCookies == nil }
 
 // Service returns the service with id.
 func (c *Catalog) Service(id string) (Service, bool) {
-	i := slices.IndexFunc(c.Services, func(s Service) bool { return s.ID == id })
-	if i < 0 {
+	i, ok := c.serviceIndex[id]
+	if !ok {
 		return Service{}, false
 	}
 	return c.Services[i], true

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -393,10 +394,29 @@ func services(v json.RawMessage, bad *errs.Fields) []string {
 // serviceRef is the catalog id of the service s names (by id, display name
 // or alias, any letter case), or s itself when the catalog does not know it.
 func serviceRef(s string) string {
-	if id, ok := resolve(strings.ToLower(s), ServiceIDs(), serviceNames); ok {
+	if id, ok := serviceIndex()[fold(s)]; ok {
 		return id
 	}
 	return s
+}
+
+var (
+	serviceIndexOnce sync.Once
+	serviceByName    map[string]string
+)
+
+// serviceIndex maps every service id, display name and alias, folded, to
+// its id; the catalog guarantees each folded name means one service.
+func serviceIndex() map[string]string {
+	serviceIndexOnce.Do(func() {
+		serviceByName = map[string]string{}
+		for _, id := range ServiceIDs() {
+			for _, n := range append([]string{id}, serviceNames(id)...) {
+				serviceByName[fold(n)] = id
+			}
+		}
+	})
+	return serviceByName
 }
 
 // jurisdiction reads the jurisdiction, by id, alias ("GB", "EEA") or as an
