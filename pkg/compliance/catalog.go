@@ -80,9 +80,15 @@ var Catalog = []Definition{
 		Fix:     "Set collectsPayments to true, or remove the payment service if you do not use it.",
 	},
 	{
+		Code: "ccpa_opt_out_not_offered", Severity: SeverityError,
+		Citations: map[string]string{"CCPA": "Cal. Civ. Code § 1798.135(a), (b)(1); 11 CCR §§ 7013, 7025"},
+		Message:   "Personal information is sold or shared, and the request says the website has no \"Do Not Sell or Share My Personal Information\" link (or alternative opt-out link) and does not process opt-out preference signals. Both are required; the policy says so and offers opt-out by email meanwhile.",
+		Fix:       "Add the opt-out link to your homepage and process Global Privacy Control signals, then set optOutLink to true; or stop the sale or sharing.",
+	},
+	{
 		Code: "ccpa_opt_out_link", Severity: SeverityWarning,
 		Citations: map[string]string{"CCPA": "Cal. Civ. Code § 1798.135(a), (c)(2); 11 CCR §§ 7013, 7025, 7026"},
-		Message:   "A requested service receives personal information as a third party (a sale or sharing). The business must offer a \"Do Not Sell or Share My Personal Information\" link (or the alternative opt-out link) and honour opt-out preference signals such as Global Privacy Control; the policy says it does.",
+		Message:   "A requested service receives personal information as a third party (a sale or sharing). The business must offer a \"Do Not Sell or Share My Personal Information\" link (or the alternative opt-out link) and honour opt-out preference signals such as Global Privacy Control; the policy describes them when optOutLink is true.",
 		Fix:       "Add the opt-out link to your homepage header or footer and process Global Privacy Control signals, or remove the advertising services.",
 	},
 	{

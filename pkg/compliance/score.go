@@ -29,6 +29,7 @@ type Input struct {
 	// UnknownServices names services the catalog does not describe.
 	UnknownServices []string
 	ConsentBanner   *bool // nil: not stated
+	OptOutLink      *bool // the website offers the CCPA opt-out link and processes signals; nil: not stated
 	EmailTracking   bool  // an email marketing or CRM service is used
 	SellsMinorsData bool
 	DPOStated       bool
@@ -228,7 +229,11 @@ func Flags(in Input) []Flag {
 	}
 	if ccpa {
 		if in.Facts[FactSellsOrShares] {
-			raise("ccpa_opt_out_link", "", "CCPA")
+			if in.OptOutLink != nil && !*in.OptOutLink {
+				raise("ccpa_opt_out_not_offered", "", "CCPA")
+			} else {
+				raise("ccpa_opt_out_link", "", "CCPA")
+			}
 		}
 		if in.SellsMinorsData && in.Facts[FactSellsOrShares] {
 			raise("ccpa_minors_opt_in", "", "CCPA")

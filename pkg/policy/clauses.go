@@ -124,7 +124,7 @@ var placeholders = []string{
 	"dpoContact", "recipientCategories", "minorsStatement", "soldSharedServices", "provisionExamples",
 	"phone", "tollFreeNumber", "representative", "hostingProvider", "unknownServices", "jointServices",
 	"consentMethod", "emailServices", "memberStateName", "memberAuthorityName", "memberAuthorityUrl",
-	"crossSiteServices",
+	"crossSiteServices", "optOutLinkStatus", "optOutSignalsStatus",
 }
 
 // labelPlaceholders are filled in by the generator that uses the label.
@@ -140,7 +140,7 @@ func conditionName(c string) bool {
 	case "gdprFamily", "collectsUserData", "setsCookies", "cookiesKnown", "cookiesUnknown", "contractData", "hasPostalAddress",
 		"hasPhone", "hasTollFree", "hasDPO", "onlineOnly", "consentBanner", "noConsentBanner", "sellsMinorsData",
 		"transfersUncertain", "unknownServices", "hostKnown", "memberState", "establishedInRegion",
-		"needsRepresentative", "hasRepresentative", "crossSiteTracking", "emailTracking", "tollFreeRequired":
+		"needsRepresentative", "hasRepresentative", "crossSiteTracking", "emailTracking", "tollFreeRequired", "optOutLink":
 		return true
 	}
 	for _, p := range []string{"law:", "jurisdiction:", "purpose:", "basis:", "serviceCategory:"} {

@@ -170,6 +170,12 @@ func (b *builder) setVars() {
 		"hostingProvider": missing("hostingProvider"),
 		"consentMethod":   missing("consentMethod"),
 	}
+	// Without an opt-out link and signal processing the document says so;
+	// not stated, it shows a placeholder (a todo).
+	v["optOutLinkStatus"], v["optOutSignalsStatus"] = missing("optOutLink"), missing("optOutLink")
+	if req.OptOutLink != nil && !*req.OptOutLink {
+		v["optOutLinkStatus"], v["optOutSignalsStatus"] = text(b.label("optOut.noLink")), text(b.label("optOut.noSignals"))
+	}
 	if req.TollFreeNumber != "" {
 		v["tollFreeNumber"] = text(req.TollFreeNumber)
 	}

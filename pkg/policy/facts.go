@@ -452,6 +452,7 @@ func (f *Facts) conditions() map[string]bool {
 	c["consentBanner"] = req.ConsentBanner != nil && *req.ConsentBanner
 	c["noConsentBanner"] = req.ConsentBanner != nil && !*req.ConsentBanner
 	c["sellsMinorsData"] = req.SellsMinorsData != nil && *req.SellsMinorsData
+	c["optOutLink"] = req.OptOutLink != nil && *req.OptOutLink
 	c["transfersUncertain"] = f.TransfersUncertain
 	c["unknownServices"] = len(f.Unknown) > 0
 	c["hostKnown"] = f.hostKnown()

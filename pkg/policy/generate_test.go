@@ -184,7 +184,7 @@ func completeRequest(req *Request) {
 	req.EstablishedIn = "US" // outside the EEA and the UK: representatives needed
 	req.EURepresentative, req.UKRepresentative = "Rep EU Ltd, Dublin, rep@eu.example", "Rep UK Ltd, London, rep@uk.example"
 	req.DPOContact = "dpo@matrix.example"
-	req.ConsentBanner, req.OnlineOnly, req.SellsMinorsData, req.CCPAThresholdsMet = &t, &f, &f, &t
+	req.ConsentBanner, req.OnlineOnly, req.SellsMinorsData, req.CCPAThresholdsMet, req.OptOutLink = &t, &f, &f, &t, &t
 	req.TollFreeNumber = "(800) 555-0199"
 	// A complete request names its analytics tool.
 	c, _ := catalog.Default()
@@ -558,7 +558,7 @@ var goldenRequests = map[string]string{
 		"jurisdiction":"US-CA","collectsPayments":true,"collectsUserData":true,"usesAnalytics":true,
 		"thirdPartyServices":["stripe","google-analytics","tiktok-pixel","zendesk","klaviyo"],"hostingProvider":"aws",
 		"contactEmail":"privacy@makers.example","postalAddress":"100 Market St, San Francisco, CA 94105",
-		"onlineOnly":false,"tollFreeNumber":"(800) 555-0199","sellsMinorsData":false,"ccpaThresholdsMet":true}`,
+		"onlineOnly":false,"tollFreeNumber":"(800) 555-0199","sellsMinorsData":false,"ccpaThresholdsMet":true,"optOutLink":true}`,
 	"us-ca-blog-nothing": `{"type":"privacy","businessName":"Quiet Notes","websiteUrl":"http://quiet.example","businessType":"blog",
 		"jurisdiction":"US-CA","collectsPayments":false,"collectsUserData":false,"usesAnalytics":false,"thirdPartyServices":[],
 		"contactEmail":"hello@quiet.example","hostingProvider":"aws","ccpaThresholdsMet":false}`,

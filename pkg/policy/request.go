@@ -52,6 +52,9 @@ type Request struct {
 	// SellsMinorsData: the business has actual knowledge that it sells or
 	// shares personal information of consumers under 16.
 	SellsMinorsData *bool `json:"sellsMinorsData,omitempty"`
+	// OptOutLink: the website has a "Do Not Sell or Share My Personal
+	// Information" link and processes opt-out preference signals (GPC).
+	OptOutLink *bool `json:"optOutLink,omitempty"`
 	// CCPAThresholdsMet: the business meets a threshold of Cal. Civ. Code
 	// § 1798.140(d)(1); when false the CCPA does not apply to it.
 	CCPAThresholdsMet *bool `json:"ccpaThresholdsMet,omitempty"`
@@ -263,6 +266,7 @@ func ParseRequest(body []byte) (Request, error) {
 	req.OnlineOnly = optBool("onlineOnly")
 	req.ConsentBanner = optBool("consentBanner")
 	req.SellsMinorsData = optBool("sellsMinorsData")
+	req.OptOutLink = optBool("optOutLink")
 	req.CCPAThresholdsMet = optBool("ccpaThresholdsMet")
 	req.Retention = retention(raw["retention"], &bad)
 	req.TransferSafeguards = safeguards(raw["transferSafeguards"], req.Jurisdiction, &bad)
@@ -326,7 +330,7 @@ var fieldNames = []string{
 	"contactEmail", "postalAddress", "format", "effectiveDate",
 	"memberState", "phone", "tollFreeNumber", "establishedIn", "dpoContact",
 	"euRepresentative", "ukRepresentative", "onlineOnly", "consentBanner",
-	"sellsMinorsData", "ccpaThresholdsMet", "hostingProvider", "retention", "transferSafeguards",
+	"sellsMinorsData", "ccpaThresholdsMet", "hostingProvider", "retention", "transferSafeguards", "optOutLink",
 }
 
 // DateLayout is the form of Request.EffectiveDate.

@@ -123,6 +123,10 @@ func TestLawyerReview(t *testing.T) {
 		{"email tracking consent can be withdrawn",
 			complete(base("EU", "mailchimp")), "Tracking in our emails",
 			[]string{"you can withdraw your agreement at any time"}, nil},
+		{"no opt-out link or signal processing claimed without the input saying the website has them",
+			func() Request { r := complete(base("US-CA", "meta-pixel")); r.OptOutLink = &no; return r }(), "Your California privacy rights",
+			[]string{"you can tell us not to sell or share your personal data by contacting us at", "does not yet process opt-out preference signals"},
+			[]string{"We process opt-out preference signals", "Use the \"Do Not Sell or Share My Personal Information\" link"}},
 		{"a summary and a table of contents come first",
 			complete(base("EU")), "", []string{"# Privacy Policy\n\n## Summary\n", "## Contents\n\n- [About this policy](<#about-this-policy>)"}, nil},
 	}

@@ -101,6 +101,9 @@ func todos(f *Facts) []compliance.Todo {
 		case !*req.OnlineOnly && req.TollFreeNumber == "":
 			add("tollFreeNumber", "A business that does not operate exclusively online must offer a toll-free telephone number for CCPA requests; the policy shows a placeholder.", "Cal. Civ. Code § 1798.130(a)(1)(A)")
 		}
+		if f.Set[compliance.FactSellsOrShares] && req.OptOutLink == nil {
+			add("optOutLink", "Personal data is sold or shared: the policy must say how to opt out, and it may describe the \"Do Not Sell or Share My Personal Information\" link and the processing of opt-out preference signals only if the website has them.", "Cal. Civ. Code § 1798.135(a); 11 CCR §§ 7011(e)(3)(C), (F), 7025")
+		}
 		if f.Set[compliance.FactSellsOrShares] && req.SellsMinorsData == nil {
 			add("sellsMinorsData", "The policy must say whether the business has actual knowledge that it sells or shares the personal information of consumers under 16; it shows a placeholder.", "11 CCR § 7011(e)(1)(G); Cal. Civ. Code § 1798.120(c)")
 		}
