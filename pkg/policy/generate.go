@@ -17,7 +17,7 @@ import (
 // TemplateVersion identifies the clause library and checklists a document
 // was generated with. Change it whenever generated text can change: the
 // same request, template version and effective date give the same bytes.
-const TemplateVersion = "2026-11-22.8"
+const TemplateVersion = "2026-11-22.9"
 
 // templateDate is the date part of TemplateVersion: the default effective date.
 var templateDate = time.Date(2026, time.November, 22, 0, 0, 0, 0, time.UTC)
