@@ -3,6 +3,7 @@ package api
 import (
 	"net/http"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/policygen/policygen/pkg/catalog"
@@ -99,7 +100,7 @@ func buildCatalog() {
 				cj.MemberStates = append(cj.MemberStates, catalogMember{Code: code, Name: policy.CountryName(code), Authority: a})
 			}
 		}
-		slices.SortFunc(cj.MemberStates, func(a, b catalogMember) int { return cmpString(a.Code, b.Code) })
+		slices.SortFunc(cj.MemberStates, func(a, b catalogMember) int { return strings.Compare(a.Code, b.Code) })
 		d.Jurisdictions = append(d.Jurisdictions, cj)
 	}
 	for _, b := range c.BusinessTypes {
@@ -109,16 +110,6 @@ func buildCatalog() {
 		d.Services = append(d.Services, catalogService{ID: s.ID, Name: s.Name, Aliases: nonNil(s.Aliases), Category: s.Category, Provider: s.Provider, Country: s.ProviderCountry})
 	}
 	catalogBody = encodeJSON(d)
-}
-
-func cmpString(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // handleCatalog serves GET /v1/catalog to a key of any plan.
