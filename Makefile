@@ -19,6 +19,7 @@ DYNAMODB_LOCAL_DIR := $(TOOLS)/dynamodb-local
 
 # LogicalId -> functions/<dir>. Keep in step with template.yaml (a test checks).
 FUNCTIONS := GeneratePolicyFunction:generate-policy \
+             BulkGeneratePoliciesFunction:bulk-generate-policies \
              ListPoliciesFunction:list-policies \
              GetPolicyFunction:get-policy \
              DeletePolicyFunction:delete-policy \
@@ -98,6 +99,8 @@ build:
 
 build-GeneratePolicyFunction:
 	$(LAMBDA_BUILD) ./functions/generate-policy
+build-BulkGeneratePoliciesFunction:
+	$(LAMBDA_BUILD) ./functions/bulk-generate-policies
 build-ListPoliciesFunction:
 	$(LAMBDA_BUILD) ./functions/list-policies
 build-GetPolicyFunction:

@@ -483,6 +483,7 @@ func TestEventSamplesMatchRoutes(t *testing.T) {
 		{"delete-policy", "deletePolicy"},
 		{"get-profile", "getProfile"},
 		{"get-catalog", "getCatalog"},
+		{"bulk-generate-policies", "bulkGeneratePolicies"},
 	} {
 		t.Run(tc.dir, func(t *testing.T) {
 			ev := loadEvent(t, tc.dir)
@@ -542,7 +543,7 @@ func TestFunctionsAnswerEventSamples(t *testing.T) {
 	// Failed authentication first, while every function is cold: a missing
 	// or malformed key gets 401 and must not have fetched the pepper.
 	t.Run("unauthenticated", func(t *testing.T) {
-		for _, dir := range []string{"generate-policy", "list-policies", "get-policy", "delete-policy", "get-profile", "get-catalog"} {
+		for _, dir := range []string{"generate-policy", "list-policies", "get-policy", "delete-policy", "get-profile", "get-catalog", "bulk-generate-policies"} {
 			// Empty, malformed, and the sample key with one character of
 			// its checksum changed: right length and alphabet, so only the
 			// checksum check keeps it from a pepper read and a store lookup.
@@ -722,6 +723,24 @@ func TestFunctionsAnswerEventSamples(t *testing.T) {
 			if len(c.Jurisdictions) < 3 || len(c.Services) < 20 {
 				t.Errorf("catalog: %d jurisdictions, %d services", len(c.Jurisdictions), len(c.Services))
 			}
+		}
+	})
+
+	t.Run("bulk-generate-policies", func(t *testing.T) {
+		// A fresh account, so the profile's counts above stay as they are.
+		_, bulkKey, _ := fx.seed(t, account.Agency)
+		resp := procs["bulk-generate-policies"].invoke(t, marshalEvent(t, withKey(loadEvent(t, "bulk-generate-policies"), bulkKey)))
+		wantStatus(t, resp, http.StatusOK, "application/json")
+		var out struct {
+			Created, Failed int
+			Results         []struct {
+				Reference string
+				Status    int
+			}
+		}
+		decodeBody(t, resp, &out)
+		if out.Created != 2 || out.Failed != 1 || len(out.Results) != 3 || out.Results[1].Status != http.StatusUnprocessableEntity || out.Results[2].Reference != "client-003" {
+			t.Errorf("bulk answer: %.500s", resp.Body)
 		}
 	})
 

@@ -199,13 +199,14 @@ func TestTemplateRoutesMatchAPIRouteTable(t *testing.T) {
 
 // wantFunctions is the LogicalId -> functions/<dir> contract (contracts.md).
 var wantFunctions = map[string]string{
-	"GeneratePolicyFunction": "generate-policy",
-	"ListPoliciesFunction":   "list-policies",
-	"GetPolicyFunction":      "get-policy",
-	"DeletePolicyFunction":   "delete-policy",
-	"GetProfileFunction":     "get-profile",
-	"GetCatalogFunction":     "get-catalog",
-	"FallbackFunction":       "fallback",
+	"GeneratePolicyFunction":       "generate-policy",
+	"ListPoliciesFunction":         "list-policies",
+	"GetPolicyFunction":            "get-policy",
+	"DeletePolicyFunction":         "delete-policy",
+	"GetProfileFunction":           "get-profile",
+	"GetCatalogFunction":           "get-catalog",
+	"BulkGeneratePoliciesFunction": "bulk-generate-policies",
+	"FallbackFunction":             "fallback",
 }
 
 func TestTemplateFunctionsBuildWithMakefile(t *testing.T) {
@@ -349,13 +350,14 @@ func TestTemplateIAMIsLeastPrivilege(t *testing.T) {
 	want := map[string][]string{
 		// Every route counts the request against the key's rate (UpdateItem);
 		// generate also claims (PutItem) and releases (DeleteItem) idempotency keys.
-		"GeneratePolicyFunction": {"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "secretsmanager:GetSecretValue"},
-		"ListPoliciesFunction":   {"dynamodb:GetItem", "dynamodb:Query", "dynamodb:UpdateItem", "secretsmanager:GetSecretValue"},
-		"GetPolicyFunction":      {"dynamodb:GetItem", "dynamodb:UpdateItem", "secretsmanager:GetSecretValue"},
-		"DeletePolicyFunction":   {"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:UpdateItem", "secretsmanager:GetSecretValue"},
-		"GetProfileFunction":     {"dynamodb:GetItem", "dynamodb:UpdateItem", "secretsmanager:GetSecretValue"},
-		"GetCatalogFunction":     {"dynamodb:GetItem", "dynamodb:UpdateItem", "secretsmanager:GetSecretValue"},
-		"FallbackFunction":       nil,
+		"GeneratePolicyFunction":       {"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "secretsmanager:GetSecretValue"},
+		"ListPoliciesFunction":         {"dynamodb:GetItem", "dynamodb:Query", "dynamodb:UpdateItem", "secretsmanager:GetSecretValue"},
+		"GetPolicyFunction":            {"dynamodb:GetItem", "dynamodb:UpdateItem", "secretsmanager:GetSecretValue"},
+		"DeletePolicyFunction":         {"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:UpdateItem", "secretsmanager:GetSecretValue"},
+		"GetProfileFunction":           {"dynamodb:GetItem", "dynamodb:UpdateItem", "secretsmanager:GetSecretValue"},
+		"GetCatalogFunction":           {"dynamodb:GetItem", "dynamodb:UpdateItem", "secretsmanager:GetSecretValue"},
+		"BulkGeneratePoliciesFunction": {"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "secretsmanager:GetSecretValue"},
+		"FallbackFunction":             nil,
 	}
 	for _, fn := range tp.functions() {
 		t.Run(fn.LogicalID, func(t *testing.T) {

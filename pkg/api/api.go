@@ -36,6 +36,10 @@ type Deps struct {
 const (
 	// MaxBodyBytes bounds a request body; a larger one is answered with 413.
 	MaxBodyBytes = 64 << 10
+	// MaxBulkBodyBytes bounds a bulk request (up to MaxBulkItems requests).
+	MaxBulkBodyBytes = 1 << 20
+	// MaxBulkItems bounds the items of one bulk request.
+	MaxBulkItems = 100
 	// DefaultListLimit is the page size of GET /v1/policies without limit.
 	DefaultListLimit = 20
 	// MaxListLimit is the largest accepted limit.

@@ -261,7 +261,17 @@ func routeRequests(key, policyID string) []request {
 		{method: "DELETE", path: "/v1/policies/" + policyID, key: key},
 		{method: "GET", path: "/v1/auth/profile", key: key},
 		{method: "GET", path: "/v1/catalog", key: key},
+		{method: "POST", path: "/v1/policies/bulk", key: key, body: bulkBody(validBody)},
 	}
+}
+
+// bulkBody is a bulk request of the given generation requests, referenced r0, r1...
+func bulkBody(reqs ...string) string {
+	var items []string
+	for i, r := range reqs {
+		items = append(items, fmt.Sprintf(`{"reference":"r%d","request":%s}`, i, r))
+	}
+	return `{"items":[` + strings.Join(items, ",") + `]}`
 }
 
 func TestUnauthenticated(t *testing.T) {
@@ -1079,4 +1089,84 @@ func TestEvidence(t *testing.T) {
 	for _, q := range []string{"?include=evidence,content", "?include=evidence&include=evidence", "?expand=evidence"} {
 		wantProblem(t, e.get("/v1/policies/"+id+q, key), http.StatusBadRequest, "invalid_query")
 	}
+}
+
+// TestBulk: one result per item in order; valid items stored and counted
+// even when another fails; a replay with the same Idempotency-Key is the
+// same answer and stores nothing more; a batch over the quota stores
+// nothing; more than 100 items is a 422.
+func TestBulk(t *testing.T) {
+	stores(t, func(t *testing.T, e *env) {
+		acct, key := e.account(account.Agency)
+		body := bulkBody(validBody, `{"type":"privacy","businessName":"","websiteUrl":"x"}`, strings.Replace(validBody, "Acme Widgets Ltd", "Second Client", 1))
+		do := func() *httptest.ResponseRecorder {
+			return e.do(request{method: "POST", path: "/v1/policies/bulk", key: key, body: body, header: http.Header{"Idempotency-Key": {"batch-1"}}})
+		}
+		rec := do()
+		if rec.Code != http.StatusOK {
+			t.Fatalf("status %d: %s", rec.Code, rec.Body)
+		}
+		var got struct {
+			Created, Failed int
+			Results         []struct {
+				Index     int
+				Reference string
+				Status    int
+				Policy    *struct{ ID, BusinessName string }
+				Problem   *struct {
+					Code   string
+					Errors []struct{ Field string }
+				}
+			}
+		}
+		decode(t, rec, &got)
+		if got.Created != 2 || got.Failed != 1 || len(got.Results) != 3 {
+			t.Fatalf("created %d failed %d results %d", got.Created, got.Failed, len(got.Results))
+		}
+		for i, r := range got.Results {
+			if r.Index != i || r.Reference != fmt.Sprintf("r%d", i) {
+				t.Errorf("result %d: index %d reference %q", i, r.Index, r.Reference)
+			}
+		}
+		if r := got.Results[1]; r.Status != 422 || r.Problem == nil || r.Problem.Code != "validation_failed" || r.Policy != nil {
+			t.Errorf("invalid item: %+v", r)
+		}
+		for _, i := range []int{0, 2} {
+			r := got.Results[i]
+			if r.Status != 201 || r.Policy == nil {
+				t.Fatalf("item %d: %+v", i, r)
+			}
+			var p struct{ BusinessName, Content string }
+			decode(t, e.get("/v1/policies/"+r.Policy.ID, key), &p)
+			if p.BusinessName != r.Policy.BusinessName || p.Content == "" {
+				t.Errorf("item %d not stored whole: %+v", i, p)
+			}
+		}
+		if n, _ := e.store.GenerationCount(t.Context(), acct, store.Month(e.clock.Now())); n != 2 {
+			t.Errorf("generations counted = %d, want 2", n)
+		}
+		again := do()
+		if again.Body.String() != rec.Body.String() || again.Header().Get("Idempotent-Replayed") != "true" {
+			t.Errorf("replay differs")
+		}
+		if n, _ := e.store.GenerationCount(t.Context(), acct, store.Month(e.clock.Now())); n != 2 {
+			t.Errorf("after the replay, generations = %d, want 2", n)
+		}
+
+		// Over the quota: refused whole.
+		e.setLimits(3, 1000)
+		p := wantProblem(t, e.do(request{method: "POST", path: "/v1/policies/bulk", key: key, body: bulkBody(validBody, validBody)}), 429, "quota_exceeded")
+		if !strings.Contains(p.Detail, "2 valid items and 1 generations are left") {
+			t.Errorf("detail %q", p.Detail)
+		}
+		if n, _ := e.store.GenerationCount(t.Context(), acct, store.Month(e.clock.Now())); n != 2 {
+			t.Errorf("a refused batch stored something: %d generations", n)
+		}
+
+		many := make([]string, api.MaxBulkItems+1)
+		for i := range many {
+			many[i] = validBody
+		}
+		wantProblem(t, e.do(request{method: "POST", path: "/v1/policies/bulk", key: key, body: bulkBody(many...)}), 422, "validation_failed")
+	})
 }

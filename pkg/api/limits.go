@@ -162,12 +162,9 @@ func (s *server) idempotent(w http.ResponseWriter, r *http.Request, route string
 	if len(vals) > 1 || !validIdempotencyKey(vals[0]) {
 		return errBadIdempotencyKey
 	}
-	body, err := io.ReadAll(r.Body)
+	body, err := readBody(r)
 	if err != nil {
-		if isTooLarge(err) {
-			return errTooLarge
-		}
-		return errs.Wrap(err, errs.Invalid, "invalid_body", "the request body could not be read")
+		return err
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	fp := Fingerprint(r.Method, route, body)

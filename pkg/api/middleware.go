@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"mime"
 	"net/http"
@@ -27,6 +28,7 @@ type requestInfo struct {
 	id        string
 	route     string         // the route's path pattern, once matched
 	principal auth.Principal // once authenticated; the access log names its account
+	maxBody   int64          // the matched route's body limit
 }
 
 type ctxKey struct{}
@@ -191,6 +193,7 @@ func (s *server) routeHandler(rt route) http.Handler {
 		if err := s.limitRate(w, r, p); err != nil {
 			return err
 		}
+		ri.maxBody = rt.bodyLimit()
 		if rt.jsonBody {
 			mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 			// JSON is UTF-8 (RFC 8259 §8.1); a body declared in another
@@ -201,11 +204,11 @@ func (s *server) routeHandler(rt route) http.Handler {
 				return errs.E(errs.UnsupportedMedia, "unsupported_media_type",
 					"the request body must be UTF-8 JSON, sent with Content-Type: application/json")
 			}
-			if r.ContentLength > MaxBodyBytes {
-				return errTooLarge
+			if r.ContentLength > ri.maxBody {
+				return tooLarge(ri.maxBody)
 			}
 		}
-		r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
+		r.Body = http.MaxBytesReader(w, r.Body, ri.maxBody)
 		handler := func(w http.ResponseWriter, r *http.Request) error { return rt.handler(s, w, r) }
 		if r.Method == http.MethodPost {
 			return s.idempotent(w, r, rt.Path, handler)
@@ -214,8 +217,23 @@ func (s *server) routeHandler(rt route) http.Handler {
 	})
 }
 
-var errTooLarge = errs.E(errs.TooLarge, "request_too_large",
-	"the request body must be at most %d bytes", MaxBodyBytes)
+// tooLarge is the 413 for a body over limit bytes.
+func tooLarge(limit int64) error {
+	return errs.E(errs.TooLarge, "request_too_large", "the request body must be at most %d bytes", limit)
+}
+
+// readBody reads a route's whole body: 413 past its limit, 400 if the
+// connection fails.
+func readBody(r *http.Request) ([]byte, error) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		if isTooLarge(err) {
+			return nil, tooLarge(info(r.Context()).maxBody)
+		}
+		return nil, errs.Wrap(err, errs.Invalid, "invalid_body", "the request body could not be read")
+	}
+	return body, nil
+}
 
 // isTooLarge reports whether err came from reading past MaxBodyBytes.
 func isTooLarge(err error) bool {

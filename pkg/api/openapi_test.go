@@ -363,6 +363,13 @@ func TestOpenAPIResponses(t *testing.T) {
 		{method: "GET", path: "/v1/catalog", key: proKey},
 		{method: "GET", path: "/v1/catalog?x=1", key: key},
 		{method: "GET", path: "/v1/catalog"},
+		{method: "POST", path: "/v1/policies/bulk", key: key, body: bulkBody(validBody, `{"type":"nope"}`)},
+		{method: "POST", path: "/v1/policies/bulk", key: key, body: `{`},
+		{method: "POST", path: "/v1/policies/bulk", key: key, body: `{"items":[]}`},
+		{method: "POST", path: "/v1/policies/bulk", key: key, body: `{"x":"` + strings.Repeat("a", api.MaxBulkBodyBytes) + `"}`},
+		{method: "POST", path: "/v1/policies/bulk", key: key, body: bulkBody(validBody), header: http.Header{"Content-Type": {"text/plain"}}},
+		{method: "POST", path: "/v1/policies/bulk", body: bulkBody(validBody)},
+		{method: "POST", path: "/v1/policies/bulk", key: proKey, body: bulkBody(validBody)},
 		{method: "PUT", path: "/v1/policies/" + id, key: key},
 		{method: "GET", path: "/v1/nowhere", key: key},
 	} {
@@ -397,6 +404,23 @@ func TestOpenAPIResponses(t *testing.T) {
 		if rec := lim.do(r); rec.Code != want {
 			t.Errorf("limits: %d, want %d: %s", rec.Code, want, rec.Body)
 		}
+	}
+	// The same for bulk: a batch still running (409), and a batch of more
+	// valid items than the month has left (429, nothing stored).
+	bulk := newEnv(t)
+	bulk.spec = e.spec
+	bulk.setLimits(1, 10)
+	bulkAcct, bulkKey := bulk.account(account.Agency)
+	bclaim := store.IdempotencyClaim{AccountID: bulkAcct, Key: "running", Owner: "other-request"}
+	two := bulkBody(validBody, validBody)
+	if _, err := bulk.store.BeginIdempotent(t.Context(), bclaim, api.Fingerprint("POST", "/v1/policies/bulk", []byte(two)), bulk.clock.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if rec := bulk.do(request{method: "POST", path: "/v1/policies/bulk", key: bulkKey, body: two, header: http.Header{"Idempotency-Key": {"running"}}}); rec.Code != http.StatusConflict {
+		t.Errorf("bulk while running: %d", rec.Code)
+	}
+	if rec := bulk.do(request{method: "POST", path: "/v1/policies/bulk", key: bulkKey, body: two}); rec.Code != http.StatusTooManyRequests {
+		t.Errorf("bulk over the quota: %d", rec.Code)
 	}
 	for _, r := range routeRequests(limKey, id) {
 		if rec := lim.do(r); rec.Code != http.StatusTooManyRequests {

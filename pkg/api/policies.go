@@ -3,7 +3,6 @@ package api
 import (
 	"encoding/base64"
 	"errors"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -91,13 +90,34 @@ func internal(err error, what string) error {
 	return errs.Wrap(err, errs.Internal, "internal_error", what)
 }
 
+// newPolicy is a generation result as stored for the account.
+func newPolicy(accountID string, res policy.Result, now time.Time) store.Policy {
+	return store.Policy{
+		Summary: store.Summary{
+			ID:              ids.New(ids.Policy),
+			AccountID:       accountID,
+			Request:         res.Request,
+			Status:          res.Status,
+			Todos:           res.Todos,
+			RiskScore:       res.RiskScore,
+			RiskLevel:       res.RiskLevel,
+			RiskFactors:     res.RiskFactors,
+			ComplianceFlags: res.Flags,
+			TemplateVersion: res.TemplateVersion,
+			CreatedAt:       now,
+		},
+		Content: res.Content,
+	}
+}
+
+// errPolicyTooLarge: the request was small; what it asks for is too big to keep.
+var errPolicyTooLarge = errs.E(errs.Unprocessable, "policy_too_large",
+	"the generated policy is larger than a policy can be stored (%d KiB compressed)", store.MaxStoredContent>>10)
+
 func (s *server) handleGenerate(w http.ResponseWriter, r *http.Request) error {
-	body, err := io.ReadAll(r.Body)
+	body, err := readBody(r)
 	if err != nil {
-		if isTooLarge(err) {
-			return errTooLarge
-		}
-		return errs.Wrap(err, errs.Invalid, "invalid_body", "the request body could not be read")
+		return err
 	}
 	req, err := policy.ParseRequest(body)
 	if err != nil {
@@ -112,22 +132,7 @@ func (s *server) handleGenerate(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	p := info(r.Context()).principal
-	pol := store.Policy{
-		Summary: store.Summary{
-			ID:              ids.New(ids.Policy),
-			AccountID:       p.Account.ID,
-			Request:         res.Request,
-			Status:          res.Status,
-			Todos:           res.Todos,
-			RiskScore:       res.RiskScore,
-			RiskLevel:       res.RiskLevel,
-			RiskFactors:     res.RiskFactors,
-			ComplianceFlags: res.Flags,
-			TemplateVersion: res.TemplateVersion,
-			CreatedAt:       now,
-		},
-		Content: res.Content,
-	}
+	pol := newPolicy(p.Account.ID, res, now)
 	location := "/v1/policies/" + pol.ID
 	out := encodeJSON(policyObject{policySummary: summaryJSON(pol.Summary), Content: pol.Content})
 	quota := s.limits(p.Account.Plan).MonthlyGenerations
@@ -141,9 +146,7 @@ func (s *server) handleGenerate(w http.ResponseWriter, r *http.Request) error {
 	if err := s.store.CreatePolicy(r.Context(), pol, opt); err != nil {
 		switch {
 		case errors.Is(err, store.ErrTooLarge):
-			// The request was small; what it asks for is too big to keep.
-			return errs.E(errs.Unprocessable, "policy_too_large",
-				"the generated policy is larger than a policy can be stored (%d KiB compressed)", store.MaxStoredContent>>10)
+			return errPolicyTooLarge
 		case errors.Is(err, store.ErrQuotaExceeded):
 			return quotaExceeded(w, now, quota)
 		case errors.Is(err, store.ErrClaimLost):

@@ -65,6 +65,13 @@ func (s *server) handle(h handlerFunc) http.Handler {
 // non-internal kind reach the client as they are; everything else is
 // "internal error", and its cause is logged with the request id.
 func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	status, p := s.problemOf(w, r, err)
+	writeJSON(w, status, "application/problem+json", p)
+}
+
+// problemOf is the status and problem body for err, logged as writeError
+// logs it; w gets Retry-After for an outage (nil: none).
+func (s *server) problemOf(w http.ResponseWriter, r *http.Request, err error) (int, problem) {
 	p := problem{RequestID: requestID(r.Context())}
 	e := errs.As(err)
 	status, ok := 0, false
@@ -75,7 +82,7 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	case ok && e.Kind == errs.Unavailable:
 		// An outage is not a bug: the client gets a retryable answer,
 		// the log gets the cause.
-		if w.Header().Get("Retry-After") == "" {
+		if w != nil && w.Header().Get("Retry-After") == "" {
 			w.Header().Set("Retry-After", strconv.Itoa(UnavailableRetryAfter))
 		}
 		p.Code, p.Detail = e.Code, e.Message
@@ -98,7 +105,7 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	p.Type = ProblemTypeBase + p.Code
 	p.Title = http.StatusText(status)
 	p.Status = status
-	writeJSON(w, status, "application/problem+json", p)
+	return status, p
 }
 
 // writeJSON writes v as the whole response body. HTML escaping is off: the

@@ -19,6 +19,8 @@ type route struct {
 	// anyPlan marks routes any plan's key may call (the catalog); the rest
 	// need a plan with API access.
 	anyPlan bool
+	// maxBody bounds the request body; 0 means MaxBodyBytes.
+	maxBody int64
 	handler func(s *server, w http.ResponseWriter, r *http.Request) error
 }
 
@@ -27,6 +29,7 @@ type route struct {
 // derives from it.
 var routes = []route{
 	{Route: Route{"generatePolicy", "POST", "/v1/policies/generate"}, jsonBody: true, handler: (*server).handleGenerate},
+	{Route: Route{"bulkGeneratePolicies", "POST", "/v1/policies/bulk"}, jsonBody: true, maxBody: MaxBulkBodyBytes, handler: (*server).handleBulk},
 	{Route: Route{"listPolicies", "GET", "/v1/policies"}, handler: (*server).handleList},
 	{Route: Route{"getPolicy", "GET", "/v1/policies/{id}"}, handler: (*server).handleGet},
 	{Route: Route{"deletePolicy", "DELETE", "/v1/policies/{id}"}, handler: (*server).handleDelete},
@@ -41,4 +44,11 @@ func Routes() []Route {
 		out[i] = r.Route
 	}
 	return out
+}
+
+func (rt route) bodyLimit() int64 {
+	if rt.maxBody > 0 {
+		return rt.maxBody
+	}
+	return MaxBodyBytes
 }
