@@ -22,7 +22,9 @@ import (
 	"time"
 
 	"github.com/aws/aws-lambda-go/lambda"
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
 	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
@@ -40,6 +42,13 @@ const (
 	EnvPepperSecretID = "PEPPER_SECRET_ID"
 	EnvKeyCacheTTL    = "KEY_CACHE_TTL"
 	EnvLogLevel       = "LOG_LEVEL"
+	// Under SAM's local emulation only (sam local start-api / invoke, which
+	// set AWS_SAM_LOCAL=true), the pepper may come from PEPPER and the table
+	// may live in DynamoDB Local at DYNAMODB_ENDPOINT (make sam-local-env
+	// writes both into env.json). A deployed function refuses them.
+	EnvPepper           = "PEPPER"
+	EnvDynamoDBEndpoint = "DYNAMODB_ENDPOINT"
+	EnvSAMLocal         = "AWS_SAM_LOCAL"
 )
 
 // DefaultKeyCacheTTL is how long a verified key is trusted without a store
@@ -62,6 +71,9 @@ type Config struct {
 	PepperSecretID string // secret name or ARN
 	KeyCacheTTL    time.Duration
 	LogLevel       slog.Level
+	// Pepper and DynamoDBEndpoint are set only under SAM local emulation.
+	Pepper           []byte
+	DynamoDBEndpoint string
 }
 
 // Load reads the configuration through getenv (os.Getenv in a function). It
@@ -77,7 +89,25 @@ func Load(getenv func(string) string) (Config, error) {
 	if cfg.TableName == "" {
 		problems = append(problems, fmt.Errorf("%s is not set", EnvTableName))
 	}
-	if cfg.PepperSecretID == "" {
+	samLocal := getenv(EnvSAMLocal) == "true"
+	if v := strings.TrimSpace(getenv(EnvPepper)); v != "" {
+		switch {
+		case !samLocal:
+			problems = append(problems, fmt.Errorf("%s is read only under SAM local emulation (%s=true); a deployed function reads the pepper from Secrets Manager (%s)", EnvPepper, EnvSAMLocal, EnvPepperSecretID))
+		case len(v) < 16:
+			problems = append(problems, fmt.Errorf("%s holds %d bytes, want at least 16", EnvPepper, len(v)))
+		default:
+			cfg.Pepper = []byte(v)
+		}
+	}
+	if v := strings.TrimSpace(getenv(EnvDynamoDBEndpoint)); v != "" {
+		if !samLocal {
+			problems = append(problems, fmt.Errorf("%s is read only under SAM local emulation (%s=true)", EnvDynamoDBEndpoint, EnvSAMLocal))
+		} else {
+			cfg.DynamoDBEndpoint = v
+		}
+	}
+	if cfg.PepperSecretID == "" && cfg.Pepper == nil {
 		problems = append(problems, fmt.Errorf("%s is not set", EnvPepperSecretID))
 	}
 	if v := strings.TrimSpace(getenv(EnvKeyCacheTTL)); v != "" {
@@ -111,8 +141,21 @@ func NewDeps(ctx context.Context, cfg Config, logOut io.Writer) (api.Deps, error
 	if err != nil {
 		return api.Deps{}, fmt.Errorf("lambdaenv: load AWS config: %w", err)
 	}
-	st := store.WithDeadline(dynamo.New(dynamodb.NewFromConfig(awsCfg, dynamo.Tune), cfg.TableName), store.CallTimeout)
-	pepper := secrets.NewSecretsManager(secretsmanager.NewFromConfig(awsCfg), cfg.PepperSecretID, PepperCacheTTL)
+	dynOpts := []func(*dynamodb.Options){dynamo.Tune}
+	if cfg.DynamoDBEndpoint != "" {
+		// DynamoDB Local under SAM local: any credentials will do.
+		dynOpts = append(dynOpts, func(o *dynamodb.Options) {
+			o.BaseEndpoint = aws.String(cfg.DynamoDBEndpoint)
+			o.Credentials = credentials.NewStaticCredentialsProvider("local", "local", "")
+		})
+	}
+	st := store.WithDeadline(dynamo.New(dynamodb.NewFromConfig(awsCfg, dynOpts...), cfg.TableName), store.CallTimeout)
+	var pepper secrets.Source
+	if cfg.Pepper != nil {
+		pepper = secrets.NewStatic(cfg.Pepper)
+	} else {
+		pepper = secrets.NewSecretsManager(secretsmanager.NewFromConfig(awsCfg), cfg.PepperSecretID, PepperCacheTTL)
+	}
 	return api.Deps{
 		Store: st,
 		Auth: &auth.Authenticator{

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -75,6 +76,32 @@ func TestLoad(t *testing.T) {
 			env:     with("KEY_CACHE_TTL", "1h"),
 			wantErr: []string{"outside 0s..10m0s"},
 		},
+		{
+			name: "SAM local: pepper and DynamoDB Local endpoint from the environment, no secret needed",
+			env: map[string]string{"TABLE_NAME": "policygen-local", "AWS_SAM_LOCAL": "true",
+				"PEPPER": "0123456789abcdef0123456789abcdef", "DYNAMODB_ENDPOINT": "http://host.docker.internal:8000"},
+			want: lambdaenv.Config{TableName: "policygen-local", KeyCacheTTL: 5 * time.Second, LogLevel: slog.LevelInfo,
+				Pepper: []byte("0123456789abcdef0123456789abcdef"), DynamoDBEndpoint: "http://host.docker.internal:8000"},
+		},
+		{
+			// In AWS (no AWS_SAM_LOCAL) a pepper in the environment is a
+			// mistake that would bypass Secrets Manager: refused.
+			name:    "PEPPER and DYNAMODB_ENDPOINT refused outside SAM local",
+			env:     with("PEPPER", "0123456789abcdef0123456789abcdef", "DYNAMODB_ENDPOINT", "http://x:8000"),
+			wantErr: []string{"PEPPER is read only under SAM local emulation", "DYNAMODB_ENDPOINT is read only under SAM local"},
+		},
+		{
+			name:    "a short pepper is refused",
+			env:     map[string]string{"TABLE_NAME": "t", "AWS_SAM_LOCAL": "true", "PEPPER": "short"},
+			wantErr: []string{"PEPPER holds 5 bytes"},
+		},
+		{
+			// The template declares both variables empty, so that SAM can
+			// fill them from env.json: empty means unset.
+			name: "empty PEPPER and DYNAMODB_ENDPOINT as deployed",
+			env:  with("PEPPER", "", "DYNAMODB_ENDPOINT", ""),
+			want: lambdaenv.Config{TableName: "policygen-dev", PepperSecretID: base["PEPPER_SECRET_ID"], KeyCacheTTL: 5 * time.Second, LogLevel: slog.LevelInfo},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -93,7 +120,7 @@ func TestLoad(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got != tt.want {
+			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("Load = %+v, want %+v", got, tt.want)
 			}
 		})
