@@ -29,7 +29,7 @@ FUNCTIONS := GeneratePolicyFunction:generate-policy \
 
 LAMBDA_BUILD = CGO_ENABLED=0 GOOS=linux GOARCH=$(GOARCH) $(GO) build -trimpath -tags lambda.norpc -ldflags='-s -w' -o $(ARTIFACTS_DIR)/bootstrap
 
-.PHONY: run test bench build lint fuzz fuzz-smoke mutate dynamodb-local sam-local-env clean
+.PHONY: run test bench build lint fuzz fuzz-smoke mutate dynamodb-local sam-local-env generate clean
 
 run:
 	$(GO) run ./cmd/policyd --addr $(ADDR) --store bolt:$(DATA_DIR)/policygen.db
@@ -116,6 +116,10 @@ build-FallbackFunction:
 
 dynamodb-local:
 	./scripts/dynamodb-local.sh install
+
+# Regenerate pkg/client from openapi.yaml (oapi-codegen, a go.mod tool).
+generate:
+	$(GO) generate ./pkg/client
 
 # Prepare `sam local start-api --env-vars env.json` (docs/DEPLOY.md): DynamoDB
 # Local, the table, a demo Agency key, env.json.
