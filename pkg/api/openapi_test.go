@@ -134,11 +134,16 @@ func operation(req *http.Request) (ptr, opID string, pathKnown bool) {
 		}
 		pathKnown = true
 		if r.Method == req.Method {
-			return "/paths/" + escapePointer(r.Path) + "/" + strings.ToLower(r.Method), r.Name, true
+			return "/paths/" + escapePointer(specPath(r.Path)) + "/" + strings.ToLower(r.Method), r.Name, true
 		}
 	}
 	return "", "", pathKnown
 }
+
+// specPath is a route's path as openapi.yaml writes it: relative to the
+// servers' base URL, which includes /v1 (the seed's form, the stack's
+// ApiUrl output, the README's BASE and the clients agree).
+func specPath(routePath string) string { return strings.TrimPrefix(routePath, "/v1") }
 
 func matchRoute(pattern, p string) bool {
 	ps, qs := strings.Split(pattern, "/"), strings.Split(p, "/")
@@ -238,7 +243,7 @@ func TestOpenAPIRoutes(t *testing.T) {
 	s := loadSpec(t)
 	want := map[string]string{}
 	for _, r := range api.Routes() {
-		want[strings.ToLower(r.Method)+" "+r.Path] = r.Name
+		want[strings.ToLower(r.Method)+" "+specPath(r.Path)] = r.Name
 	}
 	got := map[string]string{}
 	paths, _ := s.doc["paths"].(map[string]any)
@@ -430,7 +435,7 @@ func TestOpenAPIResponses(t *testing.T) {
 
 	var missing []string
 	for _, r := range api.Routes() {
-		op, _, _ := e.spec.at("/paths/" + escapePointer(r.Path) + "/" + strings.ToLower(r.Method) + "/responses")
+		op, _, _ := e.spec.at("/paths/" + escapePointer(specPath(r.Path)) + "/" + strings.ToLower(r.Method) + "/responses")
 		for status := range op {
 			if status != "500" && !e.spec.seen[r.Name+" "+status] {
 				missing = append(missing, r.Name+" "+status)

@@ -862,19 +862,19 @@ type ClientInterface interface {
 
 	// GetProfile Who is calling, with which key, and this month's usage.
 	//
-	// Corresponds with GET /v1/auth/profile (the `GetProfile` operationId).
+	// Corresponds with GET /auth/profile (the `GetProfile` operationId).
 	GetProfile(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetCatalog Every value a generation request may use, with the names and aliases it also accepts.
 	//
 	// Any plan's key may read it (Starter and Pro included). It changes only with the template version.
 	//
-	// Corresponds with GET /v1/catalog (the `GetCatalog` operationId).
+	// Corresponds with GET /catalog (the `GetCatalog` operationId).
 	GetCatalog(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListPolicies List the account's policies, newest first, without their content.
 	//
-	// Corresponds with GET /v1/policies (the `ListPolicies` operationId).
+	// Corresponds with GET /policies (the `ListPolicies` operationId).
 	ListPolicies(ctx context.Context, params *ListPoliciesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// BulkGeneratePoliciesWithBody Generate and store up to 100 policies in one request (Agency plan).
@@ -883,7 +883,7 @@ type ClientInterface interface {
 	//
 	// Takes any type of body and a specified content type.
 	//
-	// Corresponds with POST /v1/policies/bulk (the `BulkGeneratePolicies` operationId).
+	// Corresponds with POST /policies/bulk (the `BulkGeneratePolicies` operationId).
 	BulkGeneratePoliciesWithBody(ctx context.Context, params *BulkGeneratePoliciesParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// BulkGeneratePolicies Generate and store up to 100 policies in one request (Agency plan).
@@ -892,7 +892,7 @@ type ClientInterface interface {
 	//
 	// Takes a body of the `application/json` content type.
 	//
-	// Corresponds with POST /v1/policies/bulk (the `BulkGeneratePolicies` operationId).
+	// Corresponds with POST /policies/bulk (the `BulkGeneratePolicies` operationId).
 	BulkGeneratePolicies(ctx context.Context, params *BulkGeneratePoliciesParams, body BulkGeneratePoliciesJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GeneratePolicyWithBody Generate and store a policy document.
@@ -901,7 +901,7 @@ type ClientInterface interface {
 	//
 	// Takes any type of body and a specified content type.
 	//
-	// Corresponds with POST /v1/policies/generate (the `GeneratePolicy` operationId).
+	// Corresponds with POST /policies/generate (the `GeneratePolicy` operationId).
 	GeneratePolicyWithBody(ctx context.Context, params *GeneratePolicyParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GeneratePolicy Generate and store a policy document.
@@ -910,25 +910,25 @@ type ClientInterface interface {
 	//
 	// Takes a body of the `application/json` content type.
 	//
-	// Corresponds with POST /v1/policies/generate (the `GeneratePolicy` operationId).
+	// Corresponds with POST /policies/generate (the `GeneratePolicy` operationId).
 	GeneratePolicy(ctx context.Context, params *GeneratePolicyParams, body GeneratePolicyJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DeletePolicy Delete one policy.
 	//
 	// Deleting does not lower the month's generation count.
 	//
-	// Corresponds with DELETE /v1/policies/{id} (the `DeletePolicy` operationId).
+	// Corresponds with DELETE /policies/{id} (the `DeletePolicy` operationId).
 	DeletePolicy(ctx context.Context, id PolicyId, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetPolicy Get one policy with its content.
 	//
-	// Corresponds with GET /v1/policies/{id} (the `GetPolicy` operationId).
+	// Corresponds with GET /policies/{id} (the `GetPolicy` operationId).
 	GetPolicy(ctx context.Context, id PolicyId, params *GetPolicyParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 }
 
 // GetProfile Who is calling, with which key, and this month's usage.
 //
-// Corresponds with GET /v1/auth/profile (the `GetProfile` operationId).
+// Corresponds with GET /auth/profile (the `GetProfile` operationId).
 func (c *Client) GetProfile(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetProfileRequest(c.Server)
 	if err != nil {
@@ -945,7 +945,7 @@ func (c *Client) GetProfile(ctx context.Context, reqEditors ...RequestEditorFn) 
 //
 // Any plan's key may read it (Starter and Pro included). It changes only with the template version.
 //
-// Corresponds with GET /v1/catalog (the `GetCatalog` operationId).
+// Corresponds with GET /catalog (the `GetCatalog` operationId).
 func (c *Client) GetCatalog(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetCatalogRequest(c.Server)
 	if err != nil {
@@ -960,7 +960,7 @@ func (c *Client) GetCatalog(ctx context.Context, reqEditors ...RequestEditorFn) 
 
 // ListPolicies List the account's policies, newest first, without their content.
 //
-// Corresponds with GET /v1/policies (the `ListPolicies` operationId).
+// Corresponds with GET /policies (the `ListPolicies` operationId).
 func (c *Client) ListPolicies(ctx context.Context, params *ListPoliciesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListPoliciesRequest(c.Server, params)
 	if err != nil {
@@ -979,7 +979,7 @@ func (c *Client) ListPolicies(ctx context.Context, params *ListPoliciesParams, r
 //
 // Takes any type of body and a specified content type.
 //
-// Corresponds with POST /v1/policies/bulk (the `BulkGeneratePolicies` operationId).
+// Corresponds with POST /policies/bulk (the `BulkGeneratePolicies` operationId).
 func (c *Client) BulkGeneratePoliciesWithBody(ctx context.Context, params *BulkGeneratePoliciesParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewBulkGeneratePoliciesRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
@@ -998,7 +998,7 @@ func (c *Client) BulkGeneratePoliciesWithBody(ctx context.Context, params *BulkG
 //
 // Takes a body of the `application/json` content type.
 //
-// Corresponds with POST /v1/policies/bulk (the `BulkGeneratePolicies` operationId).
+// Corresponds with POST /policies/bulk (the `BulkGeneratePolicies` operationId).
 func (c *Client) BulkGeneratePolicies(ctx context.Context, params *BulkGeneratePoliciesParams, body BulkGeneratePoliciesJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewBulkGeneratePoliciesRequest(c.Server, params, body)
 	if err != nil {
@@ -1017,7 +1017,7 @@ func (c *Client) BulkGeneratePolicies(ctx context.Context, params *BulkGenerateP
 //
 // Takes any type of body and a specified content type.
 //
-// Corresponds with POST /v1/policies/generate (the `GeneratePolicy` operationId).
+// Corresponds with POST /policies/generate (the `GeneratePolicy` operationId).
 func (c *Client) GeneratePolicyWithBody(ctx context.Context, params *GeneratePolicyParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGeneratePolicyRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
@@ -1036,7 +1036,7 @@ func (c *Client) GeneratePolicyWithBody(ctx context.Context, params *GeneratePol
 //
 // Takes a body of the `application/json` content type.
 //
-// Corresponds with POST /v1/policies/generate (the `GeneratePolicy` operationId).
+// Corresponds with POST /policies/generate (the `GeneratePolicy` operationId).
 func (c *Client) GeneratePolicy(ctx context.Context, params *GeneratePolicyParams, body GeneratePolicyJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGeneratePolicyRequest(c.Server, params, body)
 	if err != nil {
@@ -1053,7 +1053,7 @@ func (c *Client) GeneratePolicy(ctx context.Context, params *GeneratePolicyParam
 //
 // Deleting does not lower the month's generation count.
 //
-// Corresponds with DELETE /v1/policies/{id} (the `DeletePolicy` operationId).
+// Corresponds with DELETE /policies/{id} (the `DeletePolicy` operationId).
 func (c *Client) DeletePolicy(ctx context.Context, id PolicyId, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewDeletePolicyRequest(c.Server, id)
 	if err != nil {
@@ -1068,7 +1068,7 @@ func (c *Client) DeletePolicy(ctx context.Context, id PolicyId, reqEditors ...Re
 
 // GetPolicy Get one policy with its content.
 //
-// Corresponds with GET /v1/policies/{id} (the `GetPolicy` operationId).
+// Corresponds with GET /policies/{id} (the `GetPolicy` operationId).
 func (c *Client) GetPolicy(ctx context.Context, id PolicyId, params *GetPolicyParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetPolicyRequest(c.Server, id, params)
 	if err != nil {
@@ -1090,7 +1090,7 @@ func NewGetProfileRequest(server string) (*http.Request, error) {
 		return nil, err
 	}
 
-	operationPath := fmt.Sprintf("/v1/auth/profile")
+	operationPath := fmt.Sprintf("/auth/profile")
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -1117,7 +1117,7 @@ func NewGetCatalogRequest(server string) (*http.Request, error) {
 		return nil, err
 	}
 
-	operationPath := fmt.Sprintf("/v1/catalog")
+	operationPath := fmt.Sprintf("/catalog")
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -1144,7 +1144,7 @@ func NewListPoliciesRequest(server string, params *ListPoliciesParams) (*http.Re
 		return nil, err
 	}
 
-	operationPath := fmt.Sprintf("/v1/policies")
+	operationPath := fmt.Sprintf("/policies")
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -1221,7 +1221,7 @@ func NewBulkGeneratePoliciesRequestWithBody(server string, params *BulkGenerateP
 		return nil, err
 	}
 
-	operationPath := fmt.Sprintf("/v1/policies/bulk")
+	operationPath := fmt.Sprintf("/policies/bulk")
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -1276,7 +1276,7 @@ func NewGeneratePolicyRequestWithBody(server string, params *GeneratePolicyParam
 		return nil, err
 	}
 
-	operationPath := fmt.Sprintf("/v1/policies/generate")
+	operationPath := fmt.Sprintf("/policies/generate")
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -1327,7 +1327,7 @@ func NewDeletePolicyRequest(server string, id PolicyId) (*http.Request, error) {
 		return nil, err
 	}
 
-	operationPath := fmt.Sprintf("/v1/policies/%s", pathParam0)
+	operationPath := fmt.Sprintf("/policies/%s", pathParam0)
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -1361,7 +1361,7 @@ func NewGetPolicyRequest(server string, id PolicyId, params *GetPolicyParams) (*
 		return nil, err
 	}
 
-	operationPath := fmt.Sprintf("/v1/policies/%s", pathParam0)
+	operationPath := fmt.Sprintf("/policies/%s", pathParam0)
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -1454,7 +1454,7 @@ type ClientWithResponsesInterface interface {
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
-	// Corresponds with GET /v1/auth/profile (the `GetProfile` operationId).
+	// Corresponds with GET /auth/profile (the `GetProfile` operationId).
 	GetProfileWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetProfileResponse, error)
 
 	// GetCatalogWithResponse Every value a generation request may use, with the names and aliases it also accepts.
@@ -1463,14 +1463,14 @@ type ClientWithResponsesInterface interface {
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
-	// Corresponds with GET /v1/catalog (the `GetCatalog` operationId).
+	// Corresponds with GET /catalog (the `GetCatalog` operationId).
 	GetCatalogWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetCatalogResponse, error)
 
 	// ListPoliciesWithResponse List the account's policies, newest first, without their content.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
-	// Corresponds with GET /v1/policies (the `ListPolicies` operationId).
+	// Corresponds with GET /policies (the `ListPolicies` operationId).
 	ListPoliciesWithResponse(ctx context.Context, params *ListPoliciesParams, reqEditors ...RequestEditorFn) (*ListPoliciesResponse, error)
 
 	// BulkGeneratePoliciesWithBodyWithResponse Generate and store up to 100 policies in one request (Agency plan).
@@ -1479,7 +1479,7 @@ type ClientWithResponsesInterface interface {
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
-	// Corresponds with POST /v1/policies/bulk (the `BulkGeneratePolicies` operationId).
+	// Corresponds with POST /policies/bulk (the `BulkGeneratePolicies` operationId).
 	BulkGeneratePoliciesWithBodyWithResponse(ctx context.Context, params *BulkGeneratePoliciesParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*BulkGeneratePoliciesResponse, error)
 
 	// BulkGeneratePoliciesWithResponse Generate and store up to 100 policies in one request (Agency plan).
@@ -1488,7 +1488,7 @@ type ClientWithResponsesInterface interface {
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
-	// Corresponds with POST /v1/policies/bulk (the `BulkGeneratePolicies` operationId).
+	// Corresponds with POST /policies/bulk (the `BulkGeneratePolicies` operationId).
 	BulkGeneratePoliciesWithResponse(ctx context.Context, params *BulkGeneratePoliciesParams, body BulkGeneratePoliciesJSONRequestBody, reqEditors ...RequestEditorFn) (*BulkGeneratePoliciesResponse, error)
 
 	// GeneratePolicyWithBodyWithResponse Generate and store a policy document.
@@ -1497,7 +1497,7 @@ type ClientWithResponsesInterface interface {
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
-	// Corresponds with POST /v1/policies/generate (the `GeneratePolicy` operationId).
+	// Corresponds with POST /policies/generate (the `GeneratePolicy` operationId).
 	GeneratePolicyWithBodyWithResponse(ctx context.Context, params *GeneratePolicyParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*GeneratePolicyResponse, error)
 
 	// GeneratePolicyWithResponse Generate and store a policy document.
@@ -1506,7 +1506,7 @@ type ClientWithResponsesInterface interface {
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
-	// Corresponds with POST /v1/policies/generate (the `GeneratePolicy` operationId).
+	// Corresponds with POST /policies/generate (the `GeneratePolicy` operationId).
 	GeneratePolicyWithResponse(ctx context.Context, params *GeneratePolicyParams, body GeneratePolicyJSONRequestBody, reqEditors ...RequestEditorFn) (*GeneratePolicyResponse, error)
 
 	// DeletePolicyWithResponse Delete one policy.
@@ -1515,14 +1515,14 @@ type ClientWithResponsesInterface interface {
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
-	// Corresponds with DELETE /v1/policies/{id} (the `DeletePolicy` operationId).
+	// Corresponds with DELETE /policies/{id} (the `DeletePolicy` operationId).
 	DeletePolicyWithResponse(ctx context.Context, id PolicyId, reqEditors ...RequestEditorFn) (*DeletePolicyResponse, error)
 
 	// GetPolicyWithResponse Get one policy with its content.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
-	// Corresponds with GET /v1/policies/{id} (the `GetPolicy` operationId).
+	// Corresponds with GET /policies/{id} (the `GetPolicy` operationId).
 	GetPolicyWithResponse(ctx context.Context, id PolicyId, params *GetPolicyParams, reqEditors ...RequestEditorFn) (*GetPolicyResponse, error)
 }
 
@@ -2611,7 +2611,7 @@ func (r GetPolicyResponse) ContentType() string {
 //
 // Returns a wrapper object for the known response body format(s).
 //
-// Corresponds with GET /v1/auth/profile (the `GetProfile` operationId).
+// Corresponds with GET /auth/profile (the `GetProfile` operationId).
 func (c *ClientWithResponses) GetProfileWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetProfileResponse, error) {
 	rsp, err := c.GetProfile(ctx, reqEditors...)
 	if err != nil {
@@ -2626,7 +2626,7 @@ func (c *ClientWithResponses) GetProfileWithResponse(ctx context.Context, reqEdi
 //
 // Returns a wrapper object for the known response body format(s).
 //
-// Corresponds with GET /v1/catalog (the `GetCatalog` operationId).
+// Corresponds with GET /catalog (the `GetCatalog` operationId).
 func (c *ClientWithResponses) GetCatalogWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetCatalogResponse, error) {
 	rsp, err := c.GetCatalog(ctx, reqEditors...)
 	if err != nil {
@@ -2639,7 +2639,7 @@ func (c *ClientWithResponses) GetCatalogWithResponse(ctx context.Context, reqEdi
 //
 // Returns a wrapper object for the known response body format(s).
 //
-// Corresponds with GET /v1/policies (the `ListPolicies` operationId).
+// Corresponds with GET /policies (the `ListPolicies` operationId).
 func (c *ClientWithResponses) ListPoliciesWithResponse(ctx context.Context, params *ListPoliciesParams, reqEditors ...RequestEditorFn) (*ListPoliciesResponse, error) {
 	rsp, err := c.ListPolicies(ctx, params, reqEditors...)
 	if err != nil {
@@ -2654,7 +2654,7 @@ func (c *ClientWithResponses) ListPoliciesWithResponse(ctx context.Context, para
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
-// Corresponds with POST /v1/policies/bulk (the `BulkGeneratePolicies` operationId).
+// Corresponds with POST /policies/bulk (the `BulkGeneratePolicies` operationId).
 func (c *ClientWithResponses) BulkGeneratePoliciesWithBodyWithResponse(ctx context.Context, params *BulkGeneratePoliciesParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*BulkGeneratePoliciesResponse, error) {
 	rsp, err := c.BulkGeneratePoliciesWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
@@ -2669,7 +2669,7 @@ func (c *ClientWithResponses) BulkGeneratePoliciesWithBodyWithResponse(ctx conte
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
-// Corresponds with POST /v1/policies/bulk (the `BulkGeneratePolicies` operationId).
+// Corresponds with POST /policies/bulk (the `BulkGeneratePolicies` operationId).
 func (c *ClientWithResponses) BulkGeneratePoliciesWithResponse(ctx context.Context, params *BulkGeneratePoliciesParams, body BulkGeneratePoliciesJSONRequestBody, reqEditors ...RequestEditorFn) (*BulkGeneratePoliciesResponse, error) {
 	rsp, err := c.BulkGeneratePolicies(ctx, params, body, reqEditors...)
 	if err != nil {
@@ -2684,7 +2684,7 @@ func (c *ClientWithResponses) BulkGeneratePoliciesWithResponse(ctx context.Conte
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
-// Corresponds with POST /v1/policies/generate (the `GeneratePolicy` operationId).
+// Corresponds with POST /policies/generate (the `GeneratePolicy` operationId).
 func (c *ClientWithResponses) GeneratePolicyWithBodyWithResponse(ctx context.Context, params *GeneratePolicyParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*GeneratePolicyResponse, error) {
 	rsp, err := c.GeneratePolicyWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
@@ -2699,7 +2699,7 @@ func (c *ClientWithResponses) GeneratePolicyWithBodyWithResponse(ctx context.Con
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
-// Corresponds with POST /v1/policies/generate (the `GeneratePolicy` operationId).
+// Corresponds with POST /policies/generate (the `GeneratePolicy` operationId).
 func (c *ClientWithResponses) GeneratePolicyWithResponse(ctx context.Context, params *GeneratePolicyParams, body GeneratePolicyJSONRequestBody, reqEditors ...RequestEditorFn) (*GeneratePolicyResponse, error) {
 	rsp, err := c.GeneratePolicy(ctx, params, body, reqEditors...)
 	if err != nil {
@@ -2714,7 +2714,7 @@ func (c *ClientWithResponses) GeneratePolicyWithResponse(ctx context.Context, pa
 //
 // Returns a wrapper object for the known response body format(s).
 //
-// Corresponds with DELETE /v1/policies/{id} (the `DeletePolicy` operationId).
+// Corresponds with DELETE /policies/{id} (the `DeletePolicy` operationId).
 func (c *ClientWithResponses) DeletePolicyWithResponse(ctx context.Context, id PolicyId, reqEditors ...RequestEditorFn) (*DeletePolicyResponse, error) {
 	rsp, err := c.DeletePolicy(ctx, id, reqEditors...)
 	if err != nil {
@@ -2727,7 +2727,7 @@ func (c *ClientWithResponses) DeletePolicyWithResponse(ctx context.Context, id P
 //
 // Returns a wrapper object for the known response body format(s).
 //
-// Corresponds with GET /v1/policies/{id} (the `GetPolicy` operationId).
+// Corresponds with GET /policies/{id} (the `GetPolicy` operationId).
 func (c *ClientWithResponses) GetPolicyWithResponse(ctx context.Context, id PolicyId, params *GetPolicyParams, reqEditors ...RequestEditorFn) (*GetPolicyResponse, error) {
 	rsp, err := c.GetPolicy(ctx, id, params, reqEditors...)
 	if err != nil {

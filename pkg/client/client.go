@@ -16,9 +16,10 @@ import (
 // DefaultTimeout bounds one API call.
 const DefaultTimeout = 60 * time.Second
 
-// New returns an API client for baseURL, which may be given with or without
-// the /v1 path prefix ("https://api.example.com/v1" as in the README, or
-// "https://api.example.com"), authenticating with key.
+// New returns an API client for baseURL, the API's base URL including /v1
+// ("https://api.example.com/v1", as openapi.yaml's servers, the stack's
+// ApiUrl output and the README write it; one without /v1 gets it added),
+// authenticating with key.
 func New(baseURL, key string, httpClient *http.Client) (*ClientWithResponses, error) {
 	if key == "" {
 		return nil, fmt.Errorf("client: no API key")
@@ -39,12 +40,15 @@ func New(baseURL, key string, httpClient *http.Client) (*ClientWithResponses, er
 		}))
 }
 
-// ServerURL is the server the generated client's paths (/v1/...) are
-// relative to: baseURL without a trailing /v1.
+// ServerURL is the base URL the generated client's paths (/policies/...)
+// are relative to: baseURL ending in /v1.
 func ServerURL(baseURL string) (string, error) {
 	u := strings.TrimRight(strings.TrimSpace(baseURL), "/")
 	if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
 		return "", fmt.Errorf("client: base URL %q must start with https:// (or http:// for a local server)", baseURL)
 	}
-	return strings.TrimSuffix(u, "/v1"), nil
+	if !strings.HasSuffix(u, "/v1") {
+		u += "/v1"
+	}
+	return u, nil
 }
