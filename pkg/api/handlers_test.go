@@ -1170,3 +1170,29 @@ func TestBulk(t *testing.T) {
 		wantProblem(t, e.do(request{method: "POST", path: "/v1/policies/bulk", key: key, body: bulkBody(many...)}), 422, "validation_failed")
 	})
 }
+
+// TestBulkFullBatch: a batch of 100 is stored whole and its outcome, kept
+// for Idempotency-Key replays, fits the store (compressed) on both stores.
+func TestBulkFullBatch(t *testing.T) {
+	stores(t, func(t *testing.T, e *env) {
+		acct, key := e.account(account.Agency)
+		reqs := make([]string, api.MaxBulkItems)
+		for i := range reqs {
+			reqs[i] = strings.Replace(validBody, "Acme Widgets Ltd", fmt.Sprintf("Client %03d", i), 1)
+		}
+		r := request{method: "POST", path: "/v1/policies/bulk", key: key, body: bulkBody(reqs...), header: http.Header{"Idempotency-Key": {"full-batch"}}}
+		first := e.do(r)
+		var got struct{ Created, Failed int }
+		decode(t, first, &got)
+		if first.Code != http.StatusOK || got.Created != api.MaxBulkItems || got.Failed != 0 {
+			t.Fatalf("status %d, created %d, failed %d", first.Code, got.Created, got.Failed)
+		}
+		again := e.do(r)
+		if again.Body.String() != first.Body.String() || again.Header().Get("Idempotent-Replayed") != "true" {
+			t.Errorf("replay of a full batch differs (%d bytes vs %d)", again.Body.Len(), first.Body.Len())
+		}
+		if n, _ := e.store.GenerationCount(t.Context(), acct, store.Month(e.clock.Now())); n != api.MaxBulkItems {
+			t.Errorf("generations = %d", n)
+		}
+	})
+}
