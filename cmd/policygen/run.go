@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/policygen/policygen/pkg/client"
@@ -277,7 +278,7 @@ func rerender(body []byte, format string) (string, error) {
 	if stored.TemplateVersion != policy.TemplateVersion {
 		return "", fmt.Errorf("the policy was generated as %s with template %s and this policygen has template %s: generate it again with \"format\": %q", stored.Format, stored.TemplateVersion, policy.TemplateVersion, format)
 	}
-	if !contains(policy.Formats, format) {
+	if !slices.Contains(policy.Formats, format) {
 		return "", fmt.Errorf("%w: --format must be markdown, html or text", errUsage)
 	}
 	stored.Format = format
@@ -286,15 +287,6 @@ func rerender(body []byte, format string) (string, error) {
 		return "", err
 	}
 	return res.Content, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 func (c *cli) delete(ctx context.Context, args []string) error {

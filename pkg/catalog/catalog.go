@@ -62,6 +62,27 @@ type Jurisdiction struct {
 	// Authorities are the supervisory authorities of the member states
 	// (ISO 3166-1 alpha-2), named for complaints when a request gives one.
 	Authorities map[string]Authority `json:"authorities,omitempty"`
+	// Region is the region's short name in prose ("EEA", "UK").
+	Region string `json:"region"`
+	// TransferMechanisms are the Chapter V tools this jurisdiction's law
+	// knows (a subset of TransferMechanisms), the values a request's
+	// transferSafeguards may use; none for a jurisdiction without transfer
+	// rules.
+	TransferMechanisms []string `json:"transferMechanisms,omitempty"`
+	// Certification is the mechanism that rests on a U.S. provider's
+	// Data Privacy Framework certification (an adequacy decision for
+	// certified organisations); CertificationImplied is true when a
+	// certified provider is covered without stating it (the EU-U.S. DPF),
+	// false when the provider must opt in (the UK Extension).
+	Certification        string `json:"certification,omitempty"`
+	CertificationImplied bool   `json:"certificationImplied,omitempty"`
+	// RepresentativeField names the request field of the Art. 27
+	// representative in the region ("euRepresentative").
+	RepresentativeField string `json:"representativeField,omitempty"`
+	// EUEntity: documents name a provider's EEA contracting entity.
+	EUEntity bool `json:"euEntity,omitempty"`
+	// USSectorLaws: business types raise flags naming U.S. sector laws.
+	USSectorLaws bool `json:"usSectorLaws,omitempty"`
 }
 
 // foldName is a name as compared with what people type: lower case,
@@ -380,6 +401,14 @@ func (c *Catalog) validate() error {
 		if j.Authority != nil && (j.Authority.Name == "" || !isHTTPS(j.Authority.URL)) {
 			bad("jurisdiction %s: authority needs a name and an https url", j.ID)
 		}
+		if j.Region == "" {
+			bad("jurisdiction %s: no region name", j.ID)
+		}
+		in("jurisdiction "+j.ID+" transferMechanisms", TransferMechanisms, j.TransferMechanisms...)
+		if j.Certification != "" && !slices.Contains(j.TransferMechanisms, j.Certification) {
+			bad("jurisdiction %s: certification %q is not one of its transferMechanisms", j.ID, j.Certification)
+		}
+		in("jurisdiction "+j.ID+" representativeField", []string{"", "euRepresentative", "ukRepresentative"}, j.RepresentativeField)
 	}
 	for _, d := range c.DataCategories {
 		if len(d.CCPA) == 0 {

@@ -210,7 +210,7 @@ func genServices(b *builder) []Block {
 		if provider == "" {
 			provider = b.label("country.unknown")
 		}
-		if s.EUEntity != "" && b.f.Jurisdiction.ID == "EU" && s.EUEntity != s.Provider {
+		if s.EUEntity != "" && b.f.Jurisdiction.EUEntity && s.EUEntity != s.Provider {
 			provider += " (" + s.EUEntity + ")"
 		}
 		if s.ProviderCountry != "" {
@@ -323,7 +323,7 @@ func genTransfers(b *builder) []Block {
 		}
 		var named []string
 		for _, m := range mechs {
-			if m != "eu_us_dpf" && m != "uk_extension" {
+			if m != j.Certification {
 				named = append(named, b.label("mechanism."+m))
 			}
 		}
@@ -354,12 +354,14 @@ const (
 )
 
 // mechanisms are the transfer tools the provider states for the
-// document's jurisdiction; a certified U.S. provider relies on the EU-U.S.
-// DPF for the EU (the UK Extension must be stated separately).
+// document's jurisdiction; a certified U.S. provider is covered by the
+// jurisdiction's certification mechanism where certification alone implies
+// it (the EU-U.S. DPF; the UK Extension must be stated).
 func mechanisms(j catalog.Jurisdiction, s ServiceFact) []string {
 	out := slices.Clone(s.Transfers[j.ID])
-	if j.ID == "EU" && s.ProviderCountry == "US" && s.DataPrivacyFramework != nil && *s.DataPrivacyFramework && !slices.Contains(out, "eu_us_dpf") {
-		out = append([]string{"eu_us_dpf"}, out...)
+	certified := s.ProviderCountry == "US" && s.DataPrivacyFramework != nil && *s.DataPrivacyFramework
+	if j.CertificationImplied && certified && !slices.Contains(out, j.Certification) {
+		out = append([]string{j.Certification}, out...)
 	}
 	return out
 }
@@ -369,16 +371,12 @@ func transferBasis(j catalog.Jurisdiction, s ServiceFact) int {
 	mechs := mechanisms(j, s)
 	adequate := func(c string) bool { return slices.Contains(j.Adequate, c) || slices.Contains(j.Countries, c) }
 	accessOK := !slices.ContainsFunc(s.AccessCountries, func(c string) bool { return !adequate(c) })
-	dpf := "eu_us_dpf"
-	if j.ID == "UK" {
-		dpf = "uk_extension"
-	}
 	switch {
 	case s.ProviderCountry != "" && adequate(s.ProviderCountry) && accessOK:
 		return basisAdequacy
-	case s.ProviderCountry == "US" && slices.Contains(mechs, dpf) && accessOK:
+	case s.ProviderCountry == "US" && j.Certification != "" && slices.Contains(mechs, j.Certification) && accessOK:
 		return basisDPF
-	case slices.ContainsFunc(mechs, func(m string) bool { return m != dpf }):
+	case slices.ContainsFunc(mechs, func(m string) bool { return m != j.Certification }):
 		return basisContract
 	}
 	return basisNone

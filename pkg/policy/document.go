@@ -197,7 +197,7 @@ func (b *builder) setVars() {
 		if s.JointController != nil && *s.JointController {
 			joint = append(joint, s.Name)
 		}
-		if s.Category == "email_marketing" || s.Category == "crm" {
+		if emailTracker(s) {
 			email = append(email, s.Name)
 		}
 		if crossSite(s) {

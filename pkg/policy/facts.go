@@ -30,6 +30,9 @@ type Facts struct {
 	// Implied lists request flags that were false but that a chosen
 	// service implies (e.g. an analytics service with usesAnalytics false).
 	Implied []string
+	// CCPACovers is true when the CCPA covers the jurisdiction, whether or
+	// not the business meets its thresholds (ccpaThresholdsMet).
+	CCPACovers bool
 	// TransfersUncertain is true when the recipients are not all known
 	// (no hosting provider, unknown services or an unnamed analytics
 	// tool), so the document cannot say that data stays in the region.
@@ -120,6 +123,7 @@ func buildFacts(req Request, cat *catalog.Catalog, laws []compliance.Law) (*Fact
 	}
 	// A business under every threshold of Cal. Civ. Code § 1798.140(d)(1)
 	// is not a CCPA "business": only CalOPPA applies to its website.
+	f.CCPACovers = f.HasLaw(lawCCPA)
 	if t := req.CCPAThresholdsMet; t != nil && !*t {
 		f.Laws = slices.DeleteFunc(f.Laws, func(l compliance.Law) bool { return l.ID == lawCCPA || l.ID == lawCCPARegs })
 	}
@@ -409,13 +413,26 @@ func crossSite(s ServiceFact) bool {
 	return thirdParty(s.Service)
 }
 
+// needsRepresentative: a controller not established in the region names
+// its Art. 27 representative there (one established there does not).
+func (f *Facts) needsRepresentative() bool {
+	e := f.Request.EstablishedIn
+	return f.gdprFamily() && e != "" && !slices.Contains(f.Jurisdiction.Countries, e)
+}
+
+// emailTracker reports whether a service sends emails that can carry
+// tracking pixels (PECR reg. 6; ePrivacy Art. 5(3)).
+func emailTracker(s ServiceFact) bool {
+	return s.Category == "email_marketing" || s.Category == "crm"
+}
+
 // representative is the Art. 27 representative the request names for the
-// document's jurisdiction.
+// document's jurisdiction (the field its catalog entry names).
 func (f *Facts) representative() string {
-	switch f.Jurisdiction.ID {
-	case "EU":
+	switch f.Jurisdiction.RepresentativeField {
+	case "euRepresentative":
 		return f.Request.EURepresentative
-	case "UK":
+	case "ukRepresentative":
 		return f.Request.UKRepresentative
 	}
 	return ""
@@ -461,7 +478,7 @@ func (f *Facts) conditions() map[string]bool {
 	// Art. 27: a controller not established in the region names its
 	// representative there; one established there does not need one.
 	c["establishedInRegion"] = req.EstablishedIn != "" && slices.Contains(f.Jurisdiction.Countries, req.EstablishedIn)
-	c["needsRepresentative"] = f.gdprFamily() && req.EstablishedIn != "" && !c["establishedInRegion"]
+	c["needsRepresentative"] = f.needsRepresentative()
 	c["hasRepresentative"] = c["needsRepresentative"] && f.representative() != ""
 	// Third parties that may collect information about a visitor's
 	// activity over time and across websites (Cal. Bus. & Prof. Code
@@ -471,7 +488,7 @@ func (f *Facts) conditions() map[string]bool {
 		if crossSite(s) {
 			c["crossSiteTracking"] = true
 		}
-		if s.Category == "email_marketing" || s.Category == "crm" {
+		if emailTracker(s) {
 			c["emailTracking"] = true
 		}
 	}

@@ -140,15 +140,14 @@ func Assess(f *Facts, applicable []compliance.Requirement) compliance.Assessment
 		OptOutLink:      req.OptOutLink,
 		SellsMinorsData: req.SellsMinorsData != nil && *req.SellsMinorsData,
 		DPOStated:       req.DPOContact != "",
-		CCPAExempt:      req.CCPAThresholdsMet != nil && !*req.CCPAThresholdsMet && f.Jurisdiction.ID == "US-CA",
+		CCPAExempt:      req.CCPAThresholdsMet != nil && !*req.CCPAThresholdsMet && f.CCPACovers,
 		SectorLaws:      sectorLaws(f),
 	}
 	if bt, ok := cat().BusinessType(req.BusinessType); ok {
 		in.SpecialCategory = bt.SpecialCategory
 	}
-	cond := f.conditions()
-	in.EmailTracking = cond["emailTracking"]
 	for _, s := range f.Services {
+		in.EmailTracking = in.EmailTracking || emailTracker(s)
 		if s.JointController != nil && *s.JointController {
 			in.JointControllers = append(in.JointControllers, s.Name)
 		}

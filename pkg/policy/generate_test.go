@@ -198,7 +198,7 @@ func completeRequest(req *Request) {
 	}
 	// The business names the safeguard of every transfer the catalog
 	// cannot place.
-	if mechs := jurisdictionMechanisms[req.Jurisdiction]; len(mechs) > 0 {
+	if mechs := jurisdictionMechanisms(req.Jurisdiction); len(mechs) > 0 {
 		facts, err := BuildFacts(*req)
 		if err != nil {
 			panic(err)

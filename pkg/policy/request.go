@@ -470,11 +470,11 @@ func memberJurisdiction(c string) string {
 	return ""
 }
 
-// jurisdictionMechanisms are the transfer mechanisms each jurisdiction's
-// law knows.
-var jurisdictionMechanisms = map[string][]string{
-	"EU": {"eu_us_dpf", "eu_sccs", "bcr"},
-	"UK": {"uk_extension", "uk_idta", "uk_addendum", "bcr"},
+// jurisdictionMechanisms are the transfer mechanisms a jurisdiction's law
+// knows (catalog data).
+func jurisdictionMechanisms(id string) []string {
+	j, _ := cat().Jurisdiction(id)
+	return j.TransferMechanisms
 }
 
 // safeguards reads transferSafeguards: service (id, name or alias) ->
@@ -490,7 +490,7 @@ func safeguards(v json.RawMessage, jurisdiction string, bad *errs.Fields) map[st
 		bad.Add("transferSafeguards", `must be an object mapping services to arrays of mechanisms, such as {"hubspot": ["eu_sccs"]}`)
 		return nil
 	}
-	allowed := jurisdictionMechanisms[jurisdiction]
+	allowed := jurisdictionMechanisms(jurisdiction)
 	out := map[string][]string{}
 	for k, ms := range m {
 		field := "transferSafeguards." + k

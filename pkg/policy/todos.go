@@ -74,20 +74,16 @@ func todos(f *Facts) []compliance.Todo {
 	if gdpr {
 		switch {
 		case req.EstablishedIn == "":
-			add("establishedIn", "The country where the business is established decides whether the policy must name a representative in the "+regionWord(f)+" (Art. 27).", prefix+"Art. 13(1)(a), Art. 27")
-		case f.conditions()["needsRepresentative"] && f.representative() == "":
-			field := "euRepresentative"
-			if f.Jurisdiction.ID == "UK" {
-				field = "ukRepresentative"
-			}
-			add(field, "A business not established in the "+regionWord(f)+" that offers goods or services to people there names its representative there; the policy shows a placeholder.", prefix+"Art. 13(1)(a), Art. 27")
+			add("establishedIn", "The country where the business is established decides whether the policy must name a representative in the "+f.Jurisdiction.Region+" (Art. 27).", prefix+"Art. 13(1)(a), Art. 27")
+		case f.needsRepresentative() && f.representative() == "":
+			add(f.Jurisdiction.RepresentativeField, "A business not established in the "+f.Jurisdiction.Region+" that offers goods or services to people there names its representative there; the policy shows a placeholder.", prefix+"Art. 13(1)(a), Art. 27")
 		}
 		// A transfer out of the region must name its safeguard (Art.
 		// 13(1)(f)); where the catalog records none, the business does.
 		for _, sv := range f.Services {
 			if sv.Transfer && transferBasis(f.Jurisdiction, sv) == basisNone {
 				add("transferSafeguards."+sv.ID, fmt.Sprintf("%s may receive personal data outside the %s and the catalog records no safeguard for it; give the mechanism your contract with the provider relies on (%s).",
-					sv.Name, regionWord(f), strings.Join(jurisdictionMechanisms[f.Jurisdiction.ID], ", ")), prefix+"Art. 13(1)(f), Art. 46")
+					sv.Name, f.Jurisdiction.Region, strings.Join(f.Jurisdiction.TransferMechanisms, ", ")), prefix+"Art. 13(1)(f), Art. 46")
 			}
 		}
 		if f.Set[compliance.FactSetsNonEssentialCookies] && req.ConsentBanner == nil {
@@ -108,24 +104,22 @@ func todos(f *Facts) []compliance.Todo {
 			add("sellsMinorsData", "The policy must say whether the business has actual knowledge that it sells or shares the personal information of consumers under 16; it shows a placeholder.", "11 CCR § 7011(e)(1)(G); Cal. Civ. Code § 1798.120(c)")
 		}
 	}
-	if f.Jurisdiction.ID == "US-CA" && req.CCPAThresholdsMet == nil {
+	if f.CCPACovers && req.CCPAThresholdsMet == nil {
 		add("ccpaThresholdsMet", "The CCPA applies only to a business that meets a threshold of § 1798.140(d)(1) (revenue, 100,000 consumers or households, or half its revenue from selling or sharing); the policy includes the CCPA sections until you say.", "Cal. Civ. Code § 1798.140(d)(1)")
 	}
 	return out
 }
 
-func regionWord(f *Facts) string {
-	if f.Jurisdiction.ID == "UK" {
-		return "UK"
-	}
-	return "EEA"
-}
-
+// cookieCite is the provision on cookie consent of the document's cookie
+// law, as the flag catalog cites it.
 func cookieCite(f *Facts) string {
-	if f.Jurisdiction.ID == "UK" {
-		return "PECR reg. 6(1)-(2)"
+	d, _ := compliance.Lookup("cookie_consent_required")
+	for _, l := range f.Laws {
+		if c, ok := d.Citations[l.ShortName]; ok {
+			return c
+		}
 	}
-	return "Directive 2002/58/EC Art. 5(3)"
+	return ""
 }
 
 // Status is the publication status of a document with todos.
@@ -139,7 +133,7 @@ func Status(todos []compliance.Todo) string {
 // sectorLaws are the sector laws a business type raises flags for.
 func sectorLaws(f *Facts) []string {
 	bt, ok := cat().BusinessType(f.Request.BusinessType)
-	if !ok || f.Jurisdiction.ID != "US-CA" {
+	if !ok || !f.Jurisdiction.USSectorLaws {
 		return nil
 	}
 	out := slices.Clone(bt.SectorLaws)
