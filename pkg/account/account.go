@@ -85,7 +85,14 @@ type Key struct {
 	CreatedAt time.Time  `json:"createdAt"`
 	ExpiresAt *time.Time `json:"expiresAt,omitempty"`
 	RevokedAt *time.Time `json:"revokedAt,omitempty"`
+	// LastUsedAt is when the key last authenticated a request, to within
+	// KeyUseResolution (recording every use would cost a write each).
+	LastUsedAt *time.Time `json:"lastUsedAt,omitempty"`
 }
+
+// KeyUseResolution is how stale a key's LastUsedAt may be: a use is
+// recorded only when the last recorded one is older than this.
+const KeyUseResolution = time.Hour
 
 // Usable reports whether the key may authenticate a request at now.
 func (k Key) Usable(now time.Time) bool {
@@ -97,3 +104,34 @@ func (k Key) Usable(now time.Time) bool {
 	}
 	return true
 }
+
+// User is a person who signs in to the web dashboard with an email address
+// and a password. Each user acts for one account; the email is the user's
+// identity (stored as NormalizeEmail gives it) and is unique across users.
+type User struct {
+	Email     string `json:"email"`
+	AccountID string `json:"accountId"`
+	// PasswordHash is an argon2id hash in the PHC string format
+	// (pkg/auth.HashPassword). Never the password itself.
+	PasswordHash string    `json:"passwordHash"`
+	CreatedAt    time.Time `json:"createdAt"`
+}
+
+// Session is a signed-in dashboard session. The token the browser holds is
+// never stored: Hash is its SHA-256, hex encoded, and is the lookup key.
+type Session struct {
+	Hash      string    `json:"hash"`
+	Email     string    `json:"email"`
+	AccountID string    `json:"accountId"`
+	CreatedAt time.Time `json:"createdAt"`
+	ExpiresAt time.Time `json:"expiresAt"`
+}
+
+// Valid reports whether the session may act at now.
+func (s Session) Valid(now time.Time) bool { return now.Before(s.ExpiresAt) }
+
+// NormalizeEmail is the form an email address is stored and looked up in:
+// surrounding space removed and letters lower-cased. Mailbox names are
+// case-sensitive in theory (RFC 5321 section 2.4) but not in practice, and
+// two users differing only in case would be a trap.
+func NormalizeEmail(s string) string { return strings.ToLower(strings.TrimSpace(s)) }

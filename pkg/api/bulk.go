@@ -100,7 +100,7 @@ func (s *server) handleBulk(w http.ResponseWriter, r *http.Request) error {
 		if res == nil {
 			continue
 		}
-		pol := newPolicy(p.Account.ID, *res, now)
+		pol := store.NewPolicy(p.Account.ID, *res, now)
 		// Each item is its own write with the quota condition: a
 		// concurrent request can still use the last units, and then the
 		// items after it get quota_exceeded.

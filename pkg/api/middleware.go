@@ -55,13 +55,7 @@ func routePath(r *http.Request) string {
 // not: request id, security headers, access log and panic recovery.
 func (s *server) outer(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ri := &requestInfo{id: lambdaRequestID(r.Context())}
-		if ri.id == "" {
-			ri.id = incomingRequestID(r.Header.Get(RequestIDHeader))
-		}
-		if ri.id == "" {
-			ri.id = newRequestID()
-		}
+		ri := &requestInfo{id: RequestID(r)}
 		r = r.WithContext(context.WithValue(r.Context(), ctxKey{}, ri))
 		hdr := w.Header()
 		hdr.Set(RequestIDHeader, ri.id)
@@ -114,6 +108,19 @@ func (s *server) outer(h http.Handler) http.Handler {
 // lambdaRequestID is API Gateway's id of the request when it arrived through
 // aws-lambda-go-api-proxy: the id in API Gateway's own access logs wins, so
 // one id traces a request through both.
+// RequestID is the id a request is logged and answered under: API
+// Gateway's request id in Lambda, else the client's X-Request-Id when it is
+// safe to echo, else a new one. The dashboard uses it too.
+func RequestID(r *http.Request) string {
+	if id := lambdaRequestID(r.Context()); id != "" {
+		return id
+	}
+	if id := incomingRequestID(r.Header.Get(RequestIDHeader)); id != "" {
+		return id
+	}
+	return newRequestID()
+}
+
 func lambdaRequestID(ctx context.Context) string {
 	if gw, ok := core.GetAPIGatewayV2ContextFromContext(ctx); ok {
 		return incomingRequestID(gw.RequestID)

@@ -90,26 +90,6 @@ func internal(err error, what string) error {
 	return errs.Wrap(err, errs.Internal, "internal_error", what)
 }
 
-// newPolicy is a generation result as stored for the account.
-func newPolicy(accountID string, res policy.Result, now time.Time) store.Policy {
-	return store.Policy{
-		Summary: store.Summary{
-			ID:              ids.New(ids.Policy),
-			AccountID:       accountID,
-			Request:         res.Request,
-			Status:          res.Status,
-			Todos:           res.Todos,
-			RiskScore:       res.RiskScore,
-			RiskLevel:       res.RiskLevel,
-			RiskFactors:     res.RiskFactors,
-			ComplianceFlags: res.Flags,
-			TemplateVersion: res.TemplateVersion,
-			CreatedAt:       now,
-		},
-		Content: res.Content,
-	}
-}
-
 // errPolicyTooLarge: the request was small; what it asks for is too big to keep.
 var errPolicyTooLarge = errs.E(errs.Unprocessable, "policy_too_large",
 	"the generated policy is larger than a policy can be stored (%d KiB compressed)", store.MaxStoredContent>>10)
@@ -132,7 +112,7 @@ func (s *server) handleGenerate(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	p := info(r.Context()).principal
-	pol := newPolicy(p.Account.ID, res, now)
+	pol := store.NewPolicy(p.Account.ID, res, now)
 	location := "/v1/policies/" + pol.ID
 	out := encodeJSON(policyObject{policySummary: summaryJSON(pol.Summary), Content: pol.Content})
 	quota := s.limits(p.Account.Plan).MonthlyGenerations

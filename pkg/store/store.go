@@ -100,6 +100,32 @@ type Store interface {
 	// rotation with a grace period) and a later call cannot extend a key.
 	RevokeKey(ctx context.Context, id string, at time.Time) (account.Key, error)
 
+	// TouchKey records that the key whose Hash is hash authenticated a
+	// request at at, unless a later use is recorded already. NotFound if
+	// there is no such key.
+	TouchKey(ctx context.Context, hash string, at time.Time) error
+
+	// CreateUser stores a dashboard user, and with it the new account a when
+	// a is not nil (sign-up), atomically. Conflict (ErrEmailTaken) if a user
+	// with the email exists, and then nothing is stored; NotFound if a is
+	// nil and u's account does not exist.
+	CreateUser(ctx context.Context, u account.User, a *account.Account) error
+	// User returns the user with this email (account.NormalizeEmail form).
+	// NotFound (ErrUserNotFound) if there is none.
+	User(ctx context.Context, email string) (account.User, error)
+	// SetPassword replaces a user's password hash. ErrUserNotFound if there
+	// is no such user.
+	SetPassword(ctx context.Context, email, passwordHash string) error
+	// CreateSession stores a session. Conflict if the hash exists.
+	CreateSession(ctx context.Context, s account.Session) error
+	// Session returns the session whose Hash is hash, expired or not (the
+	// caller checks Valid; stores drop expired sessions in time).
+	// ErrSessionNotFound if there is none.
+	Session(ctx context.Context, hash string) (account.Session, error)
+	// DeleteSession removes a session (sign-out). Deleting a session that
+	// does not exist is not an error.
+	DeleteSession(ctx context.Context, hash string) error
+
 	// CreatePolicy stores a policy and counts it in its account's usage for
 	// the UTC month of CreatedAt, atomically, together with what opt asks
 	// for: the quota check and the completion of an idempotency claim.
@@ -211,6 +237,9 @@ var (
 	ErrKeyNotFound     = errs.E(errs.NotFound, "key_not_found", "API key not found")
 	ErrPolicyNotFound  = errs.E(errs.NotFound, "policy_not_found", "policy not found")
 	ErrExists          = errs.E(errs.Conflict, "already_exists", "an item with this id already exists")
+	ErrUserNotFound    = errs.E(errs.NotFound, "user_not_found", "user not found")
+	ErrSessionNotFound = errs.E(errs.NotFound, "session_not_found", "session not found")
+	ErrEmailTaken      = errs.E(errs.Conflict, "email_taken", "a user with this email address exists")
 	ErrTooLarge        = errs.E(errs.TooLarge, "policy_too_large", "the policy is too large to store")
 	// ErrQuotaExceeded: the account's generations this month reached its
 	// plan's quota. pkg/api adds the reset time.

@@ -13,6 +13,8 @@
 //	policies/<acct>     <policyId>              store.Summary (no content)
 //	contents/<acct>     <policyId>              gzip(content)
 //	usage/<acct>        <YYYY-MM>               8-byte big-endian count
+//	users               <email>                 account.User
+//	sessions            <hash>                  account.Session
 //
 // A file is opened by one process at a time (bbolt holds an exclusive
 // lock); a second Open fails after a short wait with a clear error.
@@ -48,6 +50,8 @@ var (
 	bucketContents  = []byte("contents")
 	bucketUsage     = []byte("usage")
 	bucketIdem      = []byte("idempotency")
+	bucketUsers     = []byte("users")
+	bucketSessions  = []byte("sessions")
 )
 
 // lockTimeout is how long Open waits for another process to release the
@@ -82,12 +86,15 @@ func Open(path string) (*Store, error) {
 		return nil, fmt.Errorf("bolt store %s: %w", path, err)
 	}
 	err = db.Update(func(tx *bbolt.Tx) error {
-		for _, b := range [][]byte{bucketAccounts, bucketKeys, bucketKeyHashes, bucketPolicies, bucketContents, bucketUsage, bucketIdem} {
+		for _, b := range [][]byte{bucketAccounts, bucketKeys, bucketKeyHashes, bucketPolicies, bucketContents, bucketUsage, bucketIdem, bucketUsers, bucketSessions} {
 			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 				return err
 			}
 		}
-		return dropPendingClaims(tx)
+		if err := dropPendingClaims(tx); err != nil {
+			return err
+		}
+		return dropExpiredSessions(tx, time.Now())
 	})
 	if err != nil {
 		db.Close()

@@ -10,6 +10,8 @@
 //	KEY#<hash>          KEY                 an API key, found by its hash
 //	KEYID#<keyId>       KEYID               pointer from a key's id to its hash
 //	STATS               ACCOUNTS            number of accounts ever created
+//	USER#<email>        USER                a dashboard user (web.go)
+//	SESSION#<hash>      SESSION             a dashboard session, TTL at expiry
 //
 // Every policy item's partition key is its account, and every policy
 // operation builds the key from the account id it is given, so no request
@@ -163,12 +165,26 @@ func unmarshal(m map[string]types.AttributeValue, v any) error {
 // CreateAccount implements store.Store. The STATS counter makes HasAccounts
 // one GetItem instead of a table scan.
 func (s *Store) CreateAccount(ctx context.Context, a account.Account) error {
+	items, err := s.accountWrites(a)
+	if err != nil {
+		return err
+	}
+	reasons, err := s.transact(ctx, "create account", items)
+	if failed(reasons, 0) {
+		return store.ErrExists
+	}
+	return err
+}
+
+// accountWrites are the writes of a new account, the first conditional on
+// its id being new: the account item, its index entry and the STATS count.
+func (s *Store) accountWrites(a account.Account) ([]types.TransactWriteItem, error) {
 	a.CreatedAt = a.CreatedAt.UTC()
 	item, err := marshal(accountItem{PK: accountPK(a.ID), SK: skAccount, Account: a})
 	if err != nil {
-		return s.internal("encode account", err)
+		return nil, s.internal("encode account", err)
 	}
-	reasons, err := s.transact(ctx, "create account", []types.TransactWriteItem{
+	return []types.TransactWriteItem{
 		{Put: &types.Put{
 			TableName:           &s.table,
 			Item:                item,
@@ -182,11 +198,7 @@ func (s *Store) CreateAccount(ctx context.Context, a account.Account) error {
 			ExpressionAttributeNames:  map[string]string{"#count": "count"},
 			ExpressionAttributeValues: map[string]types.AttributeValue{":one": number(1)},
 		}},
-	})
-	if failed(reasons, 0) {
-		return store.ErrExists
-	}
-	return err
+	}, nil
 }
 
 // Account implements store.Store.

@@ -56,6 +56,9 @@ func Run(t *testing.T, open Opener) {
 		{"Rate", rateTests},
 		{"Idempotency", idempotencyTests},
 		{"Listing", listingTests},
+		{"Users", userTests},
+		{"Sessions", sessionTests},
+		{"KeyUse", keyUseTests},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {

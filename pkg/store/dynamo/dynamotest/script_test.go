@@ -13,9 +13,9 @@ import (
 )
 
 // The tests below run scripts/dynamodb-local.sh as on a clean machine: a
-// copy in an empty repository, with npm, java and apt-get replaced by
-// scripts that record their calls (the real ones would need the network or
-// root). The fake npm packs a tarball shaped like amplify-dynamodb-simulator.
+// copy (with the scripts/lib.sh it sources) in an empty repository, with
+// npm, java and apt-get replaced by scripts that record their calls (the
+// real ones would need the network or root). The fake npm packs a tarball shaped like amplify-dynamodb-simulator.
 
 const fakeNPM = `#!/bin/sh
 echo "npm $*" >>"$CALLS"
@@ -56,6 +56,10 @@ func newScriptEnv(t *testing.T, withJava, withSystem bool) *scriptEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
+	lib, err := os.ReadFile(filepath.Join(repoRoot(t), "scripts", "lib.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	dir := t.TempDir()
 	e := &scriptEnv{root: filepath.Join(dir, "repo"), bin: filepath.Join(dir, "bin"), calls: filepath.Join(dir, "calls")}
 	write := func(path, body string) {
@@ -68,6 +72,7 @@ func newScriptEnv(t *testing.T, withJava, withSystem bool) *scriptEnv {
 		}
 	}
 	write(filepath.Join(e.root, "scripts", "dynamodb-local.sh"), string(src))
+	write(filepath.Join(e.root, "scripts", "lib.sh"), string(lib))
 	write(filepath.Join(e.bin, "npm"), fakeNPM)
 	write(filepath.Join(e.bin, "apt-get"), fakeAptGet)
 	write(filepath.Join(e.bin, "id"), "#!/bin/sh\necho 0\n") // as root: no sudo

@@ -43,5 +43,22 @@ func Key(k account.Key) account.Key {
 		t := k.RevokedAt.UTC()
 		k.RevokedAt = &t
 	}
+	if k.LastUsedAt != nil {
+		t := k.LastUsedAt.UTC()
+		k.LastUsedAt = &t
+	}
 	return k
+}
+
+// User returns u with its time in UTC.
+func User(u account.User) account.User {
+	u.CreatedAt = u.CreatedAt.UTC()
+	return u
+}
+
+// Session returns s with its times in UTC.
+func Session(s account.Session) account.Session {
+	s.CreatedAt = s.CreatedAt.UTC()
+	s.ExpiresAt = s.ExpiresAt.UTC()
+	return s
 }
