@@ -26,7 +26,8 @@ var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 // makes, to prove which requests never reach the store.
 type countingStore struct {
 	store.Store
-	reads atomic.Int64
+	reads   atomic.Int64
+	touches atomic.Int64
 }
 
 func (s *countingStore) KeyByHash(ctx context.Context, hash string) (account.Key, error) {
@@ -37,6 +38,11 @@ func (s *countingStore) KeyByHash(ctx context.Context, hash string) (account.Key
 func (s *countingStore) Account(ctx context.Context, id string) (account.Account, error) {
 	s.reads.Add(1)
 	return s.Store.Account(ctx, id)
+}
+
+func (s *countingStore) TouchKey(ctx context.Context, hash string, at time.Time) error {
+	s.touches.Add(1)
+	return s.Store.TouchKey(ctx, hash, at)
 }
 
 // countingSource counts pepper reads.
@@ -656,5 +662,49 @@ func TestBadChecksumCostsNoIO(t *testing.T) {
 	if f.pepper.reads.Load() != pepperReads || f.st.reads.Load() != storeReads {
 		t.Errorf("a bad checksum read the pepper %d times and the store %d times, want none",
 			f.pepper.reads.Load()-pepperReads, f.st.reads.Load()-storeReads)
+	}
+}
+
+// A key's last use is recorded on its first authentication and then at most
+// once per account.KeyUseResolution, not on every request.
+func TestLastUseRecordedHourly(t *testing.T) {
+	f := newFixture(t)
+	f.auth.CacheTTL = 0 // every request reads the store, the worst case
+	ctx := context.Background()
+	acct := f.account(t, account.Agency)
+	secret, k := f.issue(t, acct.ID, nil)
+	lastUsed := func() *time.Time {
+		t.Helper()
+		got, err := f.st.Key(ctx, k.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got.LastUsedAt
+	}
+	if lastUsed() != nil {
+		t.Fatal("a new key has a last use")
+	}
+	for i := range 5 {
+		f.clock.Add(time.Minute)
+		p, err := f.auth.Authenticate(ctx, "Bearer "+secret)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 && (p.Key.LastUsedAt == nil || !p.Key.LastUsedAt.Equal(t0.Add(time.Minute))) {
+			t.Errorf("principal's LastUsedAt = %v, want %v", p.Key.LastUsedAt, t0.Add(time.Minute))
+		}
+	}
+	if got := lastUsed(); got == nil || !got.Equal(t0.Add(time.Minute)) {
+		t.Errorf("LastUsedAt = %v, want the first use %v", got, t0.Add(time.Minute))
+	}
+	if n := f.st.touches.Load(); n != 1 {
+		t.Errorf("5 requests in 5 minutes wrote the last use %d times, want 1", n)
+	}
+	f.clock.Add(account.KeyUseResolution)
+	if _, err := f.auth.Authenticate(ctx, "Bearer "+secret); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := lastUsed(), t0.Add(5*time.Minute+account.KeyUseResolution); got == nil || !got.Equal(want) {
+		t.Errorf("after an hour LastUsedAt = %v, want %v", got, want)
 	}
 }

@@ -89,7 +89,7 @@ func (a *Authenticator) Authenticate(ctx context.Context, header string) (Princi
 	now := a.now()
 	p, ok := a.cached(hash, now)
 	if !ok {
-		p, err = a.load(ctx, hash)
+		p, err = a.load(ctx, hash, now)
 		if err != nil {
 			return Principal{}, err
 		}
@@ -111,7 +111,7 @@ func checkUsable(k account.Key, now time.Time) error {
 	return ErrExpiredKey
 }
 
-func (a *Authenticator) load(ctx context.Context, hash string) (Principal, error) {
+func (a *Authenticator) load(ctx context.Context, hash string, now time.Time) (Principal, error) {
 	k, err := a.Store.KeyByHash(ctx, hash)
 	if errs.Is(err, errs.NotFound) {
 		// Unknown keys are not cached, so a key issued a moment ago works
@@ -128,6 +128,16 @@ func (a *Authenticator) load(ctx context.Context, hash string) (Principal, error
 	}
 	if err != nil {
 		return Principal{}, fmt.Errorf("auth: look up account of key %s: %w", k.ID, err)
+	}
+	// The dashboard lists when each key was last used. Recording it only
+	// when the stored time is KeyUseResolution old costs one write per key
+	// per hour per process, not one per request; and a failure to record
+	// it must not fail the request it describes.
+	if k.Usable(now) && (k.LastUsedAt == nil || now.Sub(*k.LastUsedAt) >= account.KeyUseResolution) {
+		if a.Store.TouchKey(ctx, hash, now) == nil {
+			t := now.UTC().Truncate(time.Second)
+			k.LastUsedAt = &t
+		}
 	}
 	// Nothing downstream needs the hash; leaving it out of the principal
 	// means no handler can leak it.
