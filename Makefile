@@ -25,16 +25,17 @@ FUNCTIONS := GeneratePolicyFunction:generate-policy \
              DeletePolicyFunction:delete-policy \
              GetProfileFunction:get-profile \
              GetCatalogFunction:get-catalog \
+             DashboardFunction:dashboard \
              FallbackFunction:fallback
 
 LAMBDA_BUILD = CGO_ENABLED=0 GOOS=linux GOARCH=$(GOARCH) $(GO) build -trimpath -tags lambda.norpc -ldflags='-s -w' -o $(ARTIFACTS_DIR)/bootstrap
 
-.PHONY: run test bench build lint fuzz fuzz-smoke mutate dynamodb-local sam-local-env generate clean
+.PHONY: run test bench build lint fuzz fuzz-smoke mutate dynamodb-local chromium sam-local-env generate clean
 
 run:
 	$(GO) run ./cmd/policyd --addr $(ADDR) --store bolt:$(DATA_DIR)/policygen.db
 
-test: dynamodb-local
+test: dynamodb-local chromium
 	$(GO) test -count=1 ./...
 	$(MAKE) --no-print-directory fuzz-smoke FUZZTIME=3s
 	$(MAKE) lint
@@ -111,11 +112,17 @@ build-GetProfileFunction:
 	$(LAMBDA_BUILD) ./functions/get-profile
 build-GetCatalogFunction:
 	$(LAMBDA_BUILD) ./functions/get-catalog
+build-DashboardFunction:
+	$(LAMBDA_BUILD) ./functions/dashboard
 build-FallbackFunction:
 	$(LAMBDA_BUILD) ./functions/fallback
 
 dynamodb-local:
 	./scripts/dynamodb-local.sh install
+
+# Debian's Chromium for the dashboard's browser tests, when none is installed.
+chromium:
+	./scripts/chromium.sh
 
 # Regenerate pkg/client from openapi.yaml (oapi-codegen, a go.mod tool).
 generate:

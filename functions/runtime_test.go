@@ -8,9 +8,11 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync"
@@ -790,4 +792,75 @@ func TestFunctionExitsOnBadConfig(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
+}
+
+// TestDashboardFunction runs the dashboard's binary through the Runtime API
+// on DynamoDB Local: the sign-in page of its events/ sample, a sign-in with
+// the page's CSRF token that stores a session, a signed-in settings page
+// listing the account's key, and an API path answered as the API would.
+func TestDashboardFunction(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the Lambda binaries are linux executables")
+	}
+	fx := newFixture(t)
+	agency, _, keyRec := fx.seed(t, account.Agency)
+	const password = "a dashboard password long enough"
+	hash, err := auth.HashPassword(password)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fx.store.CreateUser(t.Context(), account.User{Email: agency.Email, AccountID: agency.ID, PasswordHash: hash, CreatedAt: agency.CreatedAt}, nil); err != nil {
+		t.Fatal(err)
+	}
+	proc := startFunction(t, "policygen-test-dashboard", makeBuild(t, "DashboardFunction", runtime.GOARCH), fx.env("dashboard", "DEBUG"))
+
+	page := proc.invoke(t, marshalEvent(t, loadEvent(t, "dashboard")))
+	wantStatus(t, page, http.StatusOK, "text/html; charset=utf-8")
+	var csrfCookie string
+	for _, c := range page.Cookies {
+		if strings.HasPrefix(c, "__Host-pg_csrf=") && strings.Contains(c, "Secure") && strings.Contains(c, "HttpOnly") {
+			csrfCookie, _, _ = strings.Cut(c, ";")
+		}
+	}
+	m := regexp.MustCompile(`name="csrf" value="([^"]+)"`).FindStringSubmatch(page.Body)
+	if csrfCookie == "" || m == nil {
+		t.Fatalf("sign-in page: cookies %v, token found %v", page.Cookies, m != nil)
+	}
+	if got := header(page, "Content-Security-Policy"); !strings.HasPrefix(got, "default-src 'self'") {
+		t.Errorf("CSP = %q", got)
+	}
+
+	post := loadEvent(t, "dashboard")
+	post.RequestContext.HTTP.Method, post.RouteKey, post.RequestContext.RouteKey = "POST", "POST /signin", "POST /signin"
+	post.Headers["content-type"] = "application/x-www-form-urlencoded"
+	post.Cookies = []string{csrfCookie}
+	post.Body = url.Values{"csrf": {m[1]}, "email": {agency.Email}, "password": {password}}.Encode()
+	signedIn := proc.invoke(t, marshalEvent(t, post))
+	if signedIn.StatusCode != http.StatusSeeOther || header(signedIn, "Location") != "/policies" {
+		t.Fatalf("sign-in = %d to %q: %.300s", signedIn.StatusCode, header(signedIn, "Location"), signedIn.Body)
+	}
+	var sessionCookie string
+	for _, c := range signedIn.Cookies {
+		if strings.HasPrefix(c, "__Host-pg_session=") {
+			sessionCookie, _, _ = strings.Cut(c, ";")
+		}
+	}
+	if sessionCookie == "" {
+		t.Fatalf("no session cookie in %v", signedIn.Cookies)
+	}
+
+	settings := loadEvent(t, "dashboard")
+	settings.RawPath, settings.RequestContext.HTTP.Path = "/settings", "/settings"
+	settings.RouteKey, settings.RequestContext.RouteKey = "GET /settings", "GET /settings"
+	settings.Cookies = []string{csrfCookie, sessionCookie}
+	resp := proc.invoke(t, marshalEvent(t, settings))
+	wantStatus(t, resp, http.StatusOK, "text/html; charset=utf-8")
+	if !strings.Contains(resp.Body, "…"+keyRec.Last4) || !strings.Contains(resp.Body, agency.Email) {
+		t.Errorf("settings page lacks the account's key or email: %.500s", resp.Body)
+	}
+
+	apiPath := loadEvent(t, "dashboard")
+	apiPath.RawPath, apiPath.RequestContext.HTTP.Path = "/v1/nope", "/v1/nope"
+	resp = proc.invoke(t, marshalEvent(t, apiPath))
+	wantStatus(t, resp, http.StatusNotFound, "application/problem+json")
 }
