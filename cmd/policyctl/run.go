@@ -39,6 +39,11 @@ Commands:
   key rotate       --key-id ID [--grace D]
                    Issue a new key for the same account; the old one is revoked
                    after the grace period (default 0: at once).
+  user set-password --account ID [--email E]
+                   Set the dashboard password of the account's user (the account's
+                   email unless --email), creating the user if needed. The password
+                   is read from standard input, or asked for twice without echo
+                   on a terminal; at least 15 characters.
   table create     Create the DynamoDB table if missing (--store dynamodb:TABLE only).
   help             Show this text.
 
@@ -70,8 +75,8 @@ func usagef(format string, args ...any) error {
 
 // run is the whole program; main only maps its error to an exit status. On
 // failure the message is written to stderr and the error returned.
-func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	c := &cli{getenv: getenv, stdout: stdout, now: time.Now}
+func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
+	c := &cli{getenv: getenv, stdin: stdin, stdout: stdout, stderr: stderr, now: time.Now}
 	defer c.close()
 	err := c.dispatch(ctx, args)
 	switch {
@@ -89,7 +94,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 // command that fails on its own flags never opens a store or reads a secret.
 type cli struct {
 	getenv func(string) string
+	stdin  io.Reader
 	stdout io.Writer
+	stderr io.Writer // prompts
 	now    func() time.Time
 
 	storeSpec    string
@@ -121,6 +128,7 @@ var commands = []command{
 	{"key show", (*cli).keyShow},
 	{"key revoke", (*cli).keyRevoke},
 	{"key rotate", (*cli).keyRotate},
+	{"user set-password", (*cli).userSetPassword},
 	{"table create", (*cli).tableCreate},
 }
 

@@ -35,7 +35,8 @@ type result struct {
 func ctl(t *testing.T, env map[string]string, args ...string) result {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	err := run(context.Background(), args, func(k string) string { return env[k] }, &stdout, &stderr)
+	// STDIN in env is what policyctl reads on standard input.
+	err := run(context.Background(), args, func(k string) string { return env[k] }, strings.NewReader(env["STDIN"]), &stdout, &stderr)
 	return result{stdout.String(), stderr.String(), err}
 }
 
@@ -504,5 +505,46 @@ func TestListCommands(t *testing.T) {
 	}
 	if r := ctl(t, nil, "--store", spec, "key", "list"); !errors.As(r.err, new(usageError)) || !strings.Contains(r.stderr, "--account is required") {
 		t.Errorf("key list without --account: %v %q", r.err, r.stderr)
+	}
+}
+
+// An operator-made account gets a dashboard password from standard input;
+// the hash verifies it, and a second run replaces it.
+func TestUserSetPassword(t *testing.T) {
+	spec, _ := boltSpec(t)
+	acct := str(t, ok(t, nil, "--store", spec, "account", "create", "--email", "Ops@Example.com", "--plan", "agency"), "accountId")
+
+	r := ctl(t, map[string]string{"STDIN": "short\n"}, "--store", spec, "user", "set-password", "--account", acct)
+	if !errors.As(r.err, new(usageError)) || !strings.Contains(r.stderr, "at least 15") {
+		t.Errorf("short password: err %v, stderr %q", r.err, r.stderr)
+	}
+	r = ctl(t, map[string]string{"STDIN": ""}, "--store", spec, "user", "set-password", "--account", acct)
+	if !errors.As(r.err, new(usageError)) || !strings.Contains(r.stderr, "standard input") {
+		t.Errorf("no password: err %v, stderr %q", r.err, r.stderr)
+	}
+	out := ok(t, map[string]string{"STDIN": "first long password here\n"}, "--store", spec, "user", "set-password", "--account", acct)
+	if out["email"] != "ops@example.com" || out["accountId"] != acct || out["created"] != true {
+		t.Errorf("first set-password: %v", out)
+	}
+	out = ok(t, map[string]string{"STDIN": "second long password here\r\n"}, "--store", spec, "user", "set-password", "--account", acct)
+	if out["created"] != false {
+		t.Errorf("second set-password: %v", out)
+	}
+	r = ctl(t, map[string]string{"STDIN": "third long password here\n"}, "--store", spec, "user", "set-password", "--account", "acct_01m82xvb7n10fcevd8n4njd44f")
+	if r.err == nil || !strings.Contains(r.stderr, "account not found") {
+		t.Errorf("unknown account: err %v, stderr %q", r.err, r.stderr)
+	}
+
+	st, err := bolt.Open(strings.TrimPrefix(spec, "bolt:"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	u, err := st.User(context.Background(), "ops@example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u.AccountID != acct || !auth.VerifyPassword(u.PasswordHash, "second long password here") || auth.VerifyPassword(u.PasswordHash, "first long password here") {
+		t.Errorf("stored user %+v does not hold the second password", u)
 	}
 }

@@ -14,6 +14,7 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"crypto/tls"
 	"encoding/json"
 	"errors"
@@ -36,6 +37,7 @@ import (
 	"github.com/policygen/policygen/pkg/backend"
 	"github.com/policygen/policygen/pkg/ids"
 	"github.com/policygen/policygen/pkg/store"
+	"github.com/policygen/policygen/pkg/web"
 )
 
 func main() {
@@ -150,8 +152,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fmt.Fprintf(stdout, "Not on loopback: no demo account. Create accounts and keys with:\n  %s account create --email you@example.com --plan agency\n", ctl)
 	}
 
+	dashboard, err := web.New(web.Deps{Store: st, Hasher: hasher, Now: time.Now, Logger: logger})
+	if err != nil {
+		return err
+	}
 	srv := &http.Server{
-		Handler:           api.NewServer(api.Deps{Store: st, Auth: authn, Now: time.Now, Logger: logger}),
+		Handler:           web.Mount(dashboard, api.NewServer(api.Deps{Store: st, Auth: authn, Now: time.Now, Logger: logger})),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      60 * time.Second,
@@ -242,6 +248,11 @@ func redirectToHTTPS(httpsPort string) http.Handler {
 	})
 }
 
+// demoPassword is a random 24-character password (120 bits).
+func demoPassword() string {
+	return strings.ToLower(rand.Text()[:24])
+}
+
 // seed creates the demo Agency account on an empty store and prints its key
 // and a curl command; on a store with accounts it prints the policyctl
 // command lines (ctl) that mint a key.
@@ -256,9 +267,10 @@ func seed(ctx context.Context, st store.Store, h *auth.Hasher, base, spec, ctl s
 			// policyctl cannot open the file while this process holds its lock.
 			fmt.Fprintf(stdout, " Stop policyd first (it locks the store file), then")
 		}
-		fmt.Fprintf(stdout, " mint an API key for an account, or create a new Agency account, with:\n"+
+		fmt.Fprintf(stdout, " mint an API key for an account, create a new Agency account, or set an account's dashboard password with:\n"+
 			"  %s key create --account ACCOUNT_ID\n"+
-			"  %s account create --email you@example.com --plan agency\n", ctl, ctl)
+			"  %s account create --email you@example.com --plan agency\n"+
+			"  %s user set-password --account ACCOUNT_ID < password.txt\n", ctl, ctl, ctl)
 		return nil
 	}
 	now := time.Now().UTC()
@@ -276,8 +288,19 @@ func seed(ctx context.Context, st store.Store, h *auth.Hasher, base, spec, ctl s
 	if err != nil {
 		return fmt.Errorf("create demo key: %w", err)
 	}
+	// A dashboard user for the demo account, with a random password shown
+	// here once: the dashboard is ready to try, as the API is.
+	password := demoPassword()
+	hash, err := auth.HashPassword(password)
+	if err != nil {
+		return err
+	}
+	if err := st.CreateUser(ctx, account.User{Email: a.Email, AccountID: a.ID, PasswordHash: hash, CreatedAt: a.CreatedAt}, nil); err != nil {
+		return fmt.Errorf("create demo user: %w", err)
+	}
 	body, _ := json.Marshal(json.RawMessage(demoRequest)) // compact, validated JSON
 	fmt.Fprintf(stdout, "Created demo Agency account %s (demo@example.com).\n", a.ID)
+	fmt.Fprintf(stdout, "Dashboard: %s/ (sign in as %s with password %s; shown once)\n", base, a.Email, password)
 	fmt.Fprintf(stdout, "API key (shown once, only its hash is stored):\n  %s\n", key)
 	fmt.Fprintf(stdout, "Generate a policy:\n")
 	fmt.Fprintf(stdout, "curl -sS -X POST '%s/v1/policies/generate' -H 'Authorization: Bearer %s' -H 'Content-Type: application/json' -d '%s'\n",

@@ -7,6 +7,8 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/cookiejar"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -244,5 +246,36 @@ func TestRunSilentStore(t *testing.T) {
 	}
 	if took > store.CallTimeout+2*time.Second {
 		t.Errorf("start took %s; the store deadline is %s", took, store.CallTimeout)
+	}
+}
+
+// The demo account's dashboard user signs in with the password printed at
+// the first start.
+func TestDemoUserSignsIn(t *testing.T) {
+	inst := start(t, "bolt:"+filepath.Join(t.TempDir(), "policygen.db"), regexp.MustCompile(`^curl `))
+	out := strings.Join(inst.lines, "\n")
+	m := regexp.MustCompile(`Dashboard: (\S+) \(sign in as (\S+) with password (\S+); shown once\)`).FindStringSubmatch(out)
+	if m == nil || m[1] != inst.base+"/" {
+		t.Fatalf("no dashboard line for %s in:\n%s", inst.base, out)
+	}
+	jar, _ := cookiejar.New(nil)
+	c := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := c.Get(inst.base + "/signin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	tok := regexp.MustCompile(`name="csrf" value="([^"]+)"`).FindSubmatch(page)
+	if tok == nil {
+		t.Fatalf("sign-in page without a CSRF token: %d", resp.StatusCode)
+	}
+	resp, err = c.PostForm(inst.base+"/signin", url.Values{"csrf": {string(tok[1])}, "email": {m[2]}, "password": {m[3]}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/policies" {
+		t.Errorf("demo sign-in = %d to %q, want 303 to /policies", resp.StatusCode, resp.Header.Get("Location"))
 	}
 }
