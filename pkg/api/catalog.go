@@ -32,9 +32,10 @@ type catalogJurisdiction struct {
 }
 
 type catalogLaw struct {
-	ID        string `json:"id"`
-	ShortName string `json:"shortName"`
-	Name      string `json:"name"`
+	ID        string   `json:"id"`
+	ShortName string   `json:"shortName"`
+	Name      string   `json:"name"`
+	Types     []string `json:"types"` // document types it has checklist items for
 }
 
 type catalogMember struct {
@@ -93,7 +94,7 @@ func buildCatalog() {
 	for _, j := range c.Jurisdictions {
 		cj := catalogJurisdiction{ID: j.ID, Aliases: nonNil(j.Aliases), Laws: []catalogLaw{}}
 		for _, l := range compliance.ForJurisdiction(laws, j.ID) {
-			cj.Laws = append(cj.Laws, catalogLaw{ID: l.ID, ShortName: l.ShortName, Name: l.Name})
+			cj.Laws = append(cj.Laws, catalogLaw{ID: l.ID, ShortName: l.ShortName, Name: l.Name, Types: nonNil(l.DocumentTypes())})
 		}
 		for _, code := range j.Countries {
 			if a, ok := j.Authorities[code]; ok {

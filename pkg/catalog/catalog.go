@@ -1,7 +1,8 @@
 // Package catalog is the embedded reference data the generator draws on:
-// the third-party services it can disclose (data/services.json), and the
-// vocabularies of document types, languages, jurisdictions, business types,
-// data categories, purposes and service categories (data/catalog.json).
+// the third-party services it can disclose (data/services.json), the
+// jurisdictions (data/jurisdictions/<ID>.json, one file each), and the
+// vocabularies of document types, languages, business types, data
+// categories, purposes and service categories (data/catalog.json).
 //
 // The data is parsed lazily, on first use, so that a Lambda cold start does
 // no work for it; loading is strict (unknown fields, unknown vocabulary and
@@ -16,20 +17,21 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
 	"slices"
 	"strings"
 	"sync"
 	"unicode"
 )
 
-//go:embed data/*.json
+//go:embed data/*.json data/jurisdictions/*.json
 var embedded embed.FS
 
 // Catalog is the whole reference data set.
 type Catalog struct {
 	Types             []string          `json:"types"`
 	Languages         []string          `json:"languages"`
-	Jurisdictions     []Jurisdiction    `json:"jurisdictions"`
+	Jurisdictions     []Jurisdiction    `json:"-"` // from data/jurisdictions/*.json
 	DataCategories    []DataCategory    `json:"dataCategories"`
 	Purposes          []Purpose         `json:"purposes"`
 	ServiceCategories []ServiceCategory `json:"serviceCategories"`
@@ -274,6 +276,23 @@ func Load(fsys fs.FS) (*Catalog, error) {
 	}
 	if err := decodeFile(fsys, "data/services.json", &c.Services); err != nil {
 		return nil, err
+	}
+	// One file per jurisdiction (data/jurisdictions/<ID>.json), in id
+	// order: adding a jurisdiction adds a file.
+	files, err := fs.Glob(fsys, "data/jurisdictions/*.json")
+	if err != nil {
+		return nil, fmt.Errorf("catalog: %w", err)
+	}
+	slices.Sort(files)
+	for _, name := range files {
+		var j Jurisdiction
+		if err := decodeFile(fsys, name, &j); err != nil {
+			return nil, err
+		}
+		if path.Base(name) != j.ID+".json" {
+			return nil, fmt.Errorf("catalog: %s: id %q does not match the file name", name, j.ID)
+		}
+		c.Jurisdictions = append(c.Jurisdictions, j)
 	}
 	if err := c.validate(); err != nil {
 		return nil, err

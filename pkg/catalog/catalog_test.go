@@ -130,24 +130,37 @@ func TestSetsCookiesUnknown(t *testing.T) {
 }
 
 func TestLoadRejectsBadVocabulary(t *testing.T) {
-	base, _ := fs.ReadFile(embedded, "data/catalog.json")
-	tests := []struct{ name, from, to, want string }{
-		{"unknown basis", `"gdprBasis": "consent"`, `"gdprBasis": "whim"`, `unknown value "whim"`},
-		{"unknown purpose in business type", `"purposes": ["account", "orders"`, `"purposes": ["account", "gossip"`, `unknown value "gossip"`},
-		{"duplicate jurisdiction", `"id": "UK"`, `"id": "EU"`, `duplicate id "EU"`},
-		{"alias meaning two jurisdictions", `"aliases": ["California"]`, `"aliases": ["great-britain"]`, `jurisdiction ids and aliases: duplicate id "greatbritain"`},
-		{"alias equal to another id", `"aliases": ["California"]`, `"aliases": ["us ca", "UK"]`, `duplicate id "uk"`},
-		{"unknown ccpa letter", `"ccpa": ["K"]`, `"ccpa": ["Z"]`, `unknown value "Z"`},
-		{"unknown purpose of a category", `"sensitive": true, "purposes": ["account"`, `"sensitive": true, "purposes": ["gossip"`, `unknown value "gossip"`},
+	tests := []struct{ name, file, from, to, want string }{
+		{"unknown basis", "catalog.json", `"gdprBasis": "consent"`, `"gdprBasis": "whim"`, `unknown value "whim"`},
+		{"unknown purpose in business type", "catalog.json", `"purposes": ["account", "orders"`, `"purposes": ["account", "gossip"`, `unknown value "gossip"`},
+		{"jurisdiction id not its file name", "jurisdictions/UK.json", `"id": "UK"`, `"id": "EU"`, `id "EU" does not match the file name`},
+		{"alias meaning two jurisdictions", "jurisdictions/US-CA.json", `"aliases": ["California"]`, `"aliases": ["great-britain"]`, `jurisdiction ids and aliases: duplicate id "greatbritain"`},
+		{"alias equal to another id", "jurisdictions/US-CA.json", `"aliases": ["California"]`, `"aliases": ["us ca", "UK"]`, `duplicate id "uk"`},
+		{"unknown ccpa letter", "catalog.json", `"ccpa": ["K"]`, `"ccpa": ["Z"]`, `unknown value "Z"`},
+		{"unknown purpose of a category", "catalog.json", `"sensitive": true, "purposes": ["account"`, `"sensitive": true, "purposes": ["gossip"`, `unknown value "gossip"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			mod := strings.Replace(string(base), tt.from, tt.to, 1)
-			if mod == string(base) {
-				t.Fatalf("test edit %q not found in catalog.json", tt.from)
+			fsys := fstest.MapFS{"data/services.json": {Data: []byte(`[` + goodService + `]`)}}
+			files, err := fs.Glob(embedded, "data/jurisdictions/*.json")
+			if err != nil || len(files) == 0 {
+				t.Fatalf("no jurisdiction files: %v", err)
 			}
-			fsys := fstest.MapFS{"data/catalog.json": {Data: []byte(mod)}, "data/services.json": {Data: []byte(`[` + goodService + `]`)}}
-			_, err := Load(fsys)
+			for _, name := range append(files, "data/catalog.json") {
+				b, err := fs.ReadFile(embedded, name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				fsys[name] = &fstest.MapFile{Data: b}
+			}
+			name := "data/" + tt.file
+			base := string(fsys[name].Data)
+			mod := strings.Replace(base, tt.from, tt.to, 1)
+			if mod == base {
+				t.Fatalf("test edit %q not found in %s", tt.from, tt.file)
+			}
+			fsys[name] = &fstest.MapFile{Data: []byte(mod)}
+			_, err = Load(fsys)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("Load() error = %v, want it to contain %q", err, tt.want)
 			}

@@ -327,6 +327,9 @@ type Catalog struct {
 			Id        string `json:"id"`
 			Name      string `json:"name"`
 			ShortName string `json:"shortName"`
+
+			// Types The document types whose checklists draw on this law.
+			Types []string `json:"types"`
 		} `json:"laws"`
 		MemberStates *[]struct {
 			Authority struct {

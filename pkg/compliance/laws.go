@@ -23,15 +23,21 @@ import (
 //go:embed data
 var embedded embed.FS
 
-// Law is one legal instrument and the checklist of what a privacy policy
-// must disclose under it.
+// Law is one legal instrument (or a documented standard of practice) and
+// the checklist of what a document must hold under it.
 type Law struct {
-	ID            string        `json:"id"`
-	ShortName     string        `json:"shortName"`
-	Name          string        `json:"name"`
-	Jurisdictions []string      `json:"jurisdictions"`
-	Sources       []Source      `json:"sources"`
-	Requirements  []Requirement `json:"requirements"`
+	ID        string `json:"id"`
+	ShortName string `json:"shortName"`
+	Name      string `json:"name"`
+	// Jurisdictions are the jurisdiction ids the law covers; AllJurisdictions
+	// ("*") means every one (a checklist of content expected of a document
+	// type wherever it is published).
+	Jurisdictions []string `json:"jurisdictions"`
+	// Types are the document types its requirements apply to unless a
+	// requirement names its own; empty means ["privacy"].
+	Types        []string      `json:"types,omitempty"`
+	Sources      []Source      `json:"sources"`
+	Requirements []Requirement `json:"requirements"`
 	// NotModelled lists items whose condition lies outside the fact
 	// vocabulary; they are never "applicable" but are surfaced as info flags
 	// so the business sees them.
@@ -59,6 +65,9 @@ type Requirement struct {
 	Notes      string   `json:"notes,omitempty"`
 	// FlagCode is the catalog flag a notModelled item is surfaced as.
 	FlagCode string `json:"flagCode,omitempty"`
+	// Types, when set, are the document types the item applies to instead
+	// of its law's.
+	Types []string `json:"types,omitempty"`
 
 	Law string `json:"-"` // the id of the law it belongs to; set on load
 }
@@ -189,14 +198,70 @@ func LoadLaws(fsys fs.FS, dir string) ([]Law, error) {
 	return laws, nil
 }
 
+// AllJurisdictions in a law's jurisdictions means every jurisdiction.
+const AllJurisdictions = "*"
+
+// DefaultType is the document type of a law that names none.
+const DefaultType = "privacy"
+
 // ForJurisdiction returns the laws that apply in jurisdiction, in id order.
 func ForJurisdiction(laws []Law, jurisdiction string) []Law {
 	var out []Law
 	for _, l := range laws {
-		if slices.Contains(l.Jurisdictions, jurisdiction) {
+		if slices.Contains(l.Jurisdictions, jurisdiction) || slices.Contains(l.Jurisdictions, AllJurisdictions) {
 			out = append(out, l)
 		}
 	}
+	return out
+}
+
+// ForType returns laws narrowed to the requirements (and not-modelled
+// items) that apply to documents of type typ; a law left with none is
+// dropped. The laws keep their order.
+func ForType(laws []Law, typ string) []Law {
+	var out []Law
+	for _, l := range laws {
+		keep := func(rs []Requirement) []Requirement {
+			var k []Requirement
+			for _, r := range rs {
+				if slices.Contains(r.DocumentTypes(l), typ) {
+					k = append(k, r)
+				}
+			}
+			return k
+		}
+		n := l
+		n.Requirements, n.NotModelled = keep(l.Requirements), keep(l.NotModelled)
+		if len(n.Requirements)+len(n.NotModelled) > 0 {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// DocumentTypes are the document types r applies to, a law's own or its.
+func (r Requirement) DocumentTypes(l Law) []string {
+	switch {
+	case len(r.Types) > 0:
+		return r.Types
+	case len(l.Types) > 0:
+		return l.Types
+	}
+	return []string{DefaultType}
+}
+
+// DocumentTypes are every document type some requirement of l applies to,
+// sorted.
+func (l Law) DocumentTypes() []string {
+	var out []string
+	for _, r := range slices.Concat(l.Requirements, l.NotModelled) {
+		for _, t := range r.DocumentTypes(l) {
+			if !slices.Contains(out, t) {
+				out = append(out, t)
+			}
+		}
+	}
+	slices.Sort(out)
 	return out
 }
 

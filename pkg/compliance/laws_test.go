@@ -1,6 +1,7 @@
 package compliance
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -78,5 +79,38 @@ func TestApplicable(t *testing.T) {
 		if got := strings.Join(ids, ","); got != tt.want {
 			t.Errorf("Applicable(%v) = %s, want %s", tt.facts, got, tt.want)
 		}
+	}
+}
+
+func TestForTypeAndAllJurisdictions(t *testing.T) {
+	laws := []Law{
+		{ID: "a", Jurisdictions: []string{"X"}, Requirements: []Requirement{{ID: "a.1"}, {ID: "a.2", Types: []string{"cookie"}}}},
+		{ID: "b", Jurisdictions: []string{AllJurisdictions}, Types: []string{"terms"}, Requirements: []Requirement{{ID: "b.1"}, {ID: "b.2", Types: []string{"terms", "eula"}}}},
+		{ID: "c", Jurisdictions: []string{"Y"}, Requirements: []Requirement{{ID: "c.1"}}},
+	}
+	ids := func(ls []Law) (out []string) {
+		for _, l := range ls {
+			for _, r := range l.Requirements {
+				out = append(out, r.ID)
+			}
+		}
+		return out
+	}
+	x := ForJurisdiction(laws, "X")
+	if got := ids(x); !slices.Equal(got, []string{"a.1", "a.2", "b.1", "b.2"}) {
+		t.Errorf("ForJurisdiction(X) = %v", got)
+	}
+	for typ, want := range map[string][]string{
+		"privacy": {"a.1"}, "cookie": {"a.2"}, "terms": {"b.1", "b.2"}, "eula": {"b.2"}, "refund": nil,
+	} {
+		if got := ids(ForType(x, typ)); !slices.Equal(got, want) {
+			t.Errorf("ForType(%s) = %v, want %v", typ, got, want)
+		}
+	}
+	if got := laws[0].DocumentTypes(); !slices.Equal(got, []string{"cookie", "privacy"}) {
+		t.Errorf("DocumentTypes(a) = %v", got)
+	}
+	if got := laws[1].DocumentTypes(); !slices.Equal(got, []string{"eula", "terms"}) {
+		t.Errorf("DocumentTypes(b) = %v", got)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -15,24 +16,39 @@ import (
 	"github.com/policygen/policygen/pkg/compliance"
 )
 
-// The clause library: clauses/<type>.json holds each document type's
-// language-neutral structure (sections, clause order, conditions, the
-// requirement ids each clause satisfies); clauses/<language>.json holds the
-// text of every section and clause of every type, keyed by id.
+// The clause library, all of it data in clauses/:
+//   - <type>.json: a document type's language-neutral structure (sections,
+//     clause order, conditions, the requirement ids each clause satisfies);
+//   - <type>.<part>.json: a fragment of that structure ("part" names it),
+//     which appends clauses to the type's sections and inserts new sections
+//     after a named one: how a jurisdiction adds its own clauses without
+//     editing the shared file;
+//   - <language>.json and <language>.<part>.json: the text of sections,
+//     clauses, titles and labels, merged per language (an id worded twice
+//     is an error).
+//
+// Files are told apart by content: a structure has a "type", wording a
+// "language". Fragments merge in file-name order, so the result does not
+// depend on the order the file system lists them in.
 //
 //go:embed clauses/*.json
 var clauseFiles embed.FS
 
 // Structure is a document type's ordered sections.
 type Structure struct {
-	Type     string    `json:"type"`
+	Type string `json:"type"`
+	// Part names a fragment; empty in the type's base file.
+	Part     string    `json:"part,omitempty"`
 	Sections []Section `json:"sections"`
 }
 
 // Section is a headed part of a document.
 type Section struct {
-	ID      string   `json:"id"`
-	When    []string `json:"when,omitempty"`
+	ID   string   `json:"id"`
+	When []string `json:"when,omitempty"`
+	// After, in a fragment only, places a new section after the section
+	// with that id (which the base file or an earlier fragment defines).
+	After   string   `json:"after,omitempty"`
 	Clauses []Clause `json:"clauses"`
 }
 
@@ -48,11 +64,11 @@ type Clause struct {
 // Wording is one language's wording of every clause.
 type Wording struct {
 	Language   string              `json:"language"`
-	DateFormat string              `json:"dateFormat"`
-	Titles     map[string]string   `json:"titles"`
-	Sections   map[string]string   `json:"sections"`
-	Clauses    map[string][]string `json:"clauses"`
-	Labels     map[string]string   `json:"labels"`
+	DateFormat string              `json:"dateFormat,omitempty"`
+	Titles     map[string]string   `json:"titles,omitempty"`
+	Sections   map[string]string   `json:"sections,omitempty"`
+	Clauses    map[string][]string `json:"clauses,omitempty"`
+	Labels     map[string]string   `json:"labels,omitempty"`
 }
 
 // Library is the parsed clause library.
@@ -73,14 +89,16 @@ func DefaultLibrary() (*Library, error) {
 	return lib, libErr
 }
 
-// LoadLibrary parses the clause library in dir of fsys. Files are told
-// apart by content: a structure has "sections" as a list and a "type".
+// LoadLibrary parses the clause library in dir of fsys and merges its
+// fragments into one structure per type and one wording per language.
 func LoadLibrary(fsys fs.FS, dir string) (*Library, error) {
-	entries, err := fs.ReadDir(fsys, dir)
+	entries, err := fs.ReadDir(fsys, dir) // sorted by file name
 	if err != nil {
 		return nil, err
 	}
 	l := &Library{Structures: map[string]*Structure{}, Texts: map[string]*Wording{}}
+	var parts []*Structure
+	var problems []error
 	for _, e := range entries {
 		if !strings.HasSuffix(e.Name(), ".json") {
 			continue
@@ -102,16 +120,108 @@ func LoadLibrary(fsys fs.FS, dir string) (*Library, error) {
 			if err := dec.Decode(&s); err != nil {
 				return nil, fmt.Errorf("policy: %s: %w", e.Name(), err)
 			}
-			l.Structures[s.Type] = &s
-		} else {
-			var t Wording
-			if err := dec.Decode(&t); err != nil {
-				return nil, fmt.Errorf("policy: %s: %w", e.Name(), err)
+			if s.Part != "" {
+				parts = append(parts, &s)
+				continue
 			}
-			l.Texts[t.Language] = &t
+			if l.Structures[s.Type] != nil {
+				problems = append(problems, fmt.Errorf("policy: %s: a second base structure for type %q (give it a \"part\")", e.Name(), s.Type))
+				continue
+			}
+			for _, sec := range s.Sections {
+				if sec.After != "" {
+					problems = append(problems, fmt.Errorf("policy: %s: section %s: \"after\" belongs in fragments", e.Name(), sec.ID))
+				}
+			}
+			l.Structures[s.Type] = &s
+			continue
+		}
+		var t Wording
+		if err := dec.Decode(&t); err != nil {
+			return nil, fmt.Errorf("policy: %s: %w", e.Name(), err)
+		}
+		if t.Language == "" {
+			problems = append(problems, fmt.Errorf("policy: %s: neither a \"type\" nor a \"language\"", e.Name()))
+			continue
+		}
+		if err := l.mergeWording(&t); err != nil {
+			problems = append(problems, fmt.Errorf("policy: %s: %w", e.Name(), err))
 		}
 	}
+	for _, p := range parts {
+		if err := l.mergePart(p); err != nil {
+			problems = append(problems, err)
+		}
+	}
+	if err := errors.Join(problems...); err != nil {
+		return nil, err
+	}
 	return l, nil
+}
+
+// mergeWording adds t to its language's wording; an id worded twice is an
+// error, so no fragment silently rewrites another's text.
+func (l *Library) mergeWording(t *Wording) error {
+	w := l.Texts[t.Language]
+	if w == nil {
+		w = &Wording{Language: t.Language, Titles: map[string]string{}, Sections: map[string]string{},
+			Clauses: map[string][]string{}, Labels: map[string]string{}}
+		l.Texts[t.Language] = w
+	}
+	var problems []error
+	if t.DateFormat != "" {
+		if w.DateFormat != "" {
+			problems = append(problems, fmt.Errorf("dateFormat of %s given twice", t.Language))
+		}
+		w.DateFormat = t.DateFormat
+	}
+	problems = append(problems, mergeMap("title", w.Titles, t.Titles)...)
+	problems = append(problems, mergeMap("section", w.Sections, t.Sections)...)
+	problems = append(problems, mergeMap("clause", w.Clauses, t.Clauses)...)
+	problems = append(problems, mergeMap("label", w.Labels, t.Labels)...)
+	return errors.Join(problems...)
+}
+
+func mergeMap[V any](kind string, dst, src map[string]V) []error {
+	var problems []error
+	for _, k := range slices.Sorted(maps.Keys(src)) {
+		if _, dup := dst[k]; dup {
+			problems = append(problems, fmt.Errorf("%s %q worded twice", kind, k))
+			continue
+		}
+		dst[k] = src[k]
+	}
+	return problems
+}
+
+// mergePart merges a structure fragment into its type's base structure:
+// clauses of a known section are appended to it; a new section goes after
+// the section its "after" names.
+func (l *Library) mergePart(p *Structure) error {
+	base := l.Structures[p.Type]
+	if base == nil {
+		return fmt.Errorf("policy: fragment %q: no base structure for type %q", p.Part, p.Type)
+	}
+	var problems []error
+	for _, sec := range p.Sections {
+		i := slices.IndexFunc(base.Sections, func(s Section) bool { return s.ID == sec.ID })
+		if i >= 0 {
+			if sec.After != "" || len(sec.When) > 0 {
+				problems = append(problems, fmt.Errorf("policy: fragment %q: section %s exists; a fragment adds clauses to it, not \"after\" or \"when\"", p.Part, sec.ID))
+				continue
+			}
+			base.Sections[i].Clauses = append(base.Sections[i].Clauses, sec.Clauses...)
+			continue
+		}
+		at := slices.IndexFunc(base.Sections, func(s Section) bool { return s.ID == sec.After })
+		if sec.After == "" || at < 0 {
+			problems = append(problems, fmt.Errorf("policy: fragment %q: new section %s needs \"after\" naming an existing section (got %q)", p.Part, sec.ID, sec.After))
+			continue
+		}
+		sec.After = ""
+		base.Sections = slices.Insert(base.Sections, at+1, sec)
+	}
+	return errors.Join(problems...)
 }
 
 // placeholder matches {name} in clause text and labels.
@@ -182,8 +292,13 @@ func (l *Library) Check(laws []compliance.Law) error {
 				seen[c.ID] = true
 				checkWhen(s.Type+" clause "+c.ID, c.When)
 				for _, r := range c.Satisfies {
-					if _, ok := compliance.FindRequirement(laws, r); !ok {
+					req, ok := compliance.FindRequirement(laws, r)
+					if !ok {
 						bad("%s clause %s: satisfies unknown requirement %q", s.Type, c.ID, r)
+						continue
+					}
+					if i := slices.IndexFunc(laws, func(l compliance.Law) bool { return l.ID == req.Law }); i >= 0 && !slices.Contains(req.DocumentTypes(laws[i]), s.Type) {
+						bad("%s clause %s: satisfies %q, a requirement of other document types", s.Type, c.ID, r)
 					}
 				}
 				for lang, t := range l.Texts {
@@ -205,6 +320,14 @@ func (l *Library) Check(laws []compliance.Law) error {
 		for lang, t := range l.Texts {
 			if t.Titles[s.Type] == "" {
 				bad("language %s: no title for type %s", lang, s.Type)
+			}
+		}
+	}
+	// Every law's document types have a structure.
+	for _, law := range laws {
+		for _, typ := range law.DocumentTypes() {
+			if l.Structures[typ] == nil {
+				bad("law %s: document type %q has no clause structure", law.ID, typ)
 			}
 		}
 	}

@@ -118,7 +118,7 @@ func buildFacts(req Request, cat *catalog.Catalog, laws []compliance.Law) (*Fact
 	f := &Facts{
 		Request:      req,
 		Jurisdiction: j,
-		Laws:         compliance.ForJurisdiction(laws, req.Jurisdiction),
+		Laws:         compliance.ForType(compliance.ForJurisdiction(laws, req.Jurisdiction), req.Type),
 		Set:          compliance.FactSet{},
 	}
 	// A business under every threshold of Cal. Civ. Code § 1798.140(d)(1)
