@@ -19,6 +19,19 @@ import (
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
 
+// matrixOnly narrows the matrix tests to some jurisdictions while their
+// data is written (go test ./pkg/policy -run TestMatrix -matrix.only BR,CH);
+// the full matrix runs without it.
+var matrixOnly = flag.String("matrix.only", "", "comma-separated jurisdiction ids the matrix tests cover (default all)")
+
+// matrixJurisdictions are the jurisdictions the matrix tests cover.
+func matrixJurisdictions(c *catalog.Catalog) []string {
+	if *matrixOnly == "" {
+		return c.JurisdictionIDs()
+	}
+	return strings.Split(*matrixOnly, ",")
+}
+
 func mustCatalog(t testing.TB) *catalog.Catalog {
 	t.Helper()
 	c, err := catalog.Default()
@@ -155,7 +168,7 @@ func matrixRequests(c *catalog.Catalog) iter.Seq2[string, Request] {
 			}
 			return yield(fmt.Sprintf("%s/%s/flags=%03b/services=%v/complete=%v", j, bt, flags, svcs, complete), req)
 		}
-		for _, j := range c.JurisdictionIDs() {
+		for _, j := range matrixJurisdictions(c) {
 			for _, complete := range []bool{true, false} {
 				for _, bt := range c.BusinessTypeIDs() {
 					for flags := range 8 {
@@ -538,34 +551,25 @@ func usesAdvertising(t *testing.T, req Request) bool {
 }
 
 // goldenRequests are representative requests whose rendered documents are
-// checked in under testdata/ and reviewed in diffs.
-var goldenRequests = map[string]string{
-	// Complete requests: status ready, no placeholder.
-	"eu-ecommerce": `{"type":"privacy","businessName":"Brightleaf Books","websiteUrl":"https://brightleaf.example","businessType":"ecommerce",
-		"jurisdiction":"Germany","collectsPayments":true,"collectsUserData":true,"usesAnalytics":true,
-		"thirdPartyServices":["stripe","google-analytics","mailchimp","cloudflare","meta-pixel"],
-		"contactEmail":"privacy@brightleaf.example","postalAddress":"Hauptstraße 1\n10115 Berlin\nGermany",
-		"phone":"+49 30 1234567","establishedIn":"DE","hostingProvider":"aws","consentBanner":true,
-		"retention":{"orders":"until the warranty and limitation periods for the order have ended",
-			"legal_compliance":"invoices and accounting vouchers 8 years, books and annual accounts 10 years, business letters 6 years (German Fiscal Code § 147, Commercial Code § 257)"}}`,
-	"uk-shop": `{"type":"privacy","businessName":"Thistle & Thread Ltd","websiteUrl":"https://thistle.example","businessType":"ecommerce",
-		"jurisdiction":"GB","collectsPayments":true,"collectsUserData":true,"usesAnalytics":true,
-		"thirdPartyServices":["Stripe","Google Analytics","Mailchimp"],"hostingProvider":"AWS",
-		"contactEmail":"privacy@thistle.example","postalAddress":"1 Rose Street, Edinburgh EH2 2PR","establishedIn":"United Kingdom",
-		"consentBanner":true,"dpoContact":"Jane Doe, dpo@thistle.example",
-		"transferSafeguards":{"Google Analytics":["uk_addendum"]}}`,
-	"us-ca-marketplace": `{"type":"privacy","businessName":"Makers Market, Inc.","websiteUrl":"https://makers.example","businessType":"marketplace",
-		"jurisdiction":"US-CA","collectsPayments":true,"collectsUserData":true,"usesAnalytics":true,
-		"thirdPartyServices":["stripe","google-analytics","tiktok-pixel","zendesk","klaviyo"],"hostingProvider":"aws",
-		"contactEmail":"privacy@makers.example","postalAddress":"100 Market St, San Francisco, CA 94105",
-		"onlineOnly":false,"tollFreeNumber":"(800) 555-0199","sellsMinorsData":false,"ccpaThresholdsMet":true,"optOutLink":true}`,
-	"us-ca-blog-nothing": `{"type":"privacy","businessName":"Quiet Notes","websiteUrl":"http://quiet.example","businessType":"blog",
-		"jurisdiction":"US-CA","collectsPayments":false,"collectsUserData":false,"usesAnalytics":false,"thirdPartyServices":[],
-		"contactEmail":"hello@quiet.example","hostingProvider":"aws","ccpaThresholdsMet":false}`,
-	// An incomplete request: status needs_input, with its to-dos and placeholders.
-	"uk-saas-minimal": `{"type":"privacy","businessName":"Ledgerly","websiteUrl":"https://ledgerly.example/app","businessType":"saas",
-		"jurisdiction":"UK","collectsPayments":false,"collectsUserData":true,"usesAnalytics":false,
-		"thirdPartyServices":["plausible","sendgrid"]}`,
+// checked in under testdata/ and reviewed in diffs: testdata/<name>.request.json
+// gives testdata/<name>.{md,html,txt,flags}.golden. Adding a golden case
+// is adding a request file (then -update and review).
+var goldenRequests = loadGoldenRequests()
+
+func loadGoldenRequests() map[string]string {
+	files, err := filepath.Glob(filepath.Join("testdata", "*.request.json"))
+	if err != nil || len(files) == 0 {
+		panic(fmt.Sprintf("no golden requests in testdata: %v", err))
+	}
+	out := map[string]string{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			panic(err)
+		}
+		out[strings.TrimSuffix(filepath.Base(f), ".request.json")] = string(b)
+	}
+	return out
 }
 
 func TestGolden(t *testing.T) {
