@@ -35,8 +35,14 @@ var (
 		"ukRepresentative": true, "hostingProvider": true, "format": true, "effectiveDate": true}
 )
 
-// batchSize is the most items one bulk request may hold.
-const batchSize = 100
+// maxBatch is the most items one bulk request may hold.
+const maxBatch = 100
+
+// batchSize splits n rows into about ten batches (at least 10 rows, at most
+// maxBatch each), so that a short file shows progress too.
+func batchSize(n int) int {
+	return min(maxBatch, max(10, (n+9)/10))
+}
 
 // maxAttempts bounds the tries of one batch (the same Idempotency-Key each time).
 const maxAttempts = 5
@@ -86,7 +92,9 @@ func (c *cli) bulk(ctx context.Context, args []string) error {
 	var bar *progressbar.ProgressBar
 	if !*quiet {
 		bar = progressbar.NewOptions(len(rows), progressbar.OptionSetWriter(c.stderr),
-			progressbar.OptionSetDescription("generating"), progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
+			progressbar.OptionSetDescription("generating"), progressbar.OptionShowCount(),
+			progressbar.OptionSetRenderBlankState(true),
+			progressbar.OptionOnCompletion(func() { fmt.Fprintln(c.stderr) }))
 	}
 	created, failed := 0, 0
 	record := func(r bulkRow, status int, id, pstatus, score, msg string) {
@@ -123,6 +131,7 @@ func (c *cli) bulk(ctx context.Context, args []string) error {
 		pending = pending[:0]
 		return nil
 	}
+	size := batchSize(len(rows))
 	for _, r := range rows {
 		if r.err != nil {
 			record(r, 0, "", "", "", r.err.Error())
@@ -132,7 +141,7 @@ func (c *cli) bulk(ctx context.Context, args []string) error {
 			continue
 		}
 		pending = append(pending, r)
-		if len(pending) == batchSize {
+		if len(pending) == size {
 			if err := flush(); err != nil {
 				w.Flush()
 				return err

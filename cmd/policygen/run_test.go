@@ -8,10 +8,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -176,9 +178,15 @@ func TestBulkCSV(t *testing.T) {
 	}
 	in := filepath.Join(dir, "clients.csv")
 	os.WriteFile(in, []byte(b.String()), 0o644)
-	out, stderr, code := s.cmd(t, "bulk", "--csv", in, "--quiet")
+	out, stderr, code := s.cmd(t, "bulk", "--csv", in)
 	if code != 0 || !strings.Contains(out, "24 created, 1 failed") {
 		t.Fatalf("bulk: %d %s %s", code, out, stderr)
+	}
+	// 25 rows go in three batches (10, 10, 5), and the bar shows each.
+	for _, step := range []string{"(0/25", "(10/25", "(20/25", "(25/25"} {
+		if !strings.Contains(stderr, step) {
+			t.Errorf("progress bar never showed %s; stderr:\n%q", step, stderr)
+		}
 	}
 	f, _ := os.Open(filepath.Join(dir, "clients.results.csv"))
 	defer f.Close()
@@ -196,8 +204,10 @@ func TestBulkCSV(t *testing.T) {
 			t.Errorf("row: %v", r)
 		}
 	}
-	if len(keys) != 1 {
-		t.Errorf("idempotency keys used: %v, want one for the one batch", keys)
+	// One key per batch; the batch refused with 503 was retried with its key.
+	uses := slices.Sorted(maps.Values(keys))
+	if !slices.Equal(uses, []int{1, 1, 2}) {
+		t.Errorf("idempotency keys used: %v, want three (one per batch), the first twice", keys)
 	}
 	if n, _ := s.store.GenerationCount(context.Background(), s.account, store.Month(time.Now())); n != 24 {
 		t.Errorf("generations = %d, want 24 (the retry must not generate twice)", n)
@@ -237,5 +247,13 @@ func TestDetect(t *testing.T) {
 	out, _, _ = s.cmd(t, "detect", site.URL)
 	if !strings.Contains(out, "google-tag-manager") {
 		t.Errorf("URL detect:\n%s", out)
+	}
+}
+
+func TestBatchSize(t *testing.T) {
+	for n, want := range map[int]int{1: 10, 25: 10, 101: 11, 250: 25, 999: 100, 5000: 100} {
+		if got := batchSize(n); got != want {
+			t.Errorf("batchSize(%d) = %d, want %d", n, got, want)
+		}
 	}
 }
