@@ -140,25 +140,77 @@ func TestMatrix(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	c := mustCatalog(t)
 	n := 0
-	for name, req := range matrixRequests(mustCatalog(t)) {
+	for name, req := range matrixRequests(c) {
 		checkOne(t, name, req, laws)
 		n++
 	}
-	t.Logf("%d documents generated without a gap", n)
+	t.Logf("%d documents generated without a gap or a missing checklist item", n)
+	t.Log(matrixSample(c))
 }
 
-// matrixRequests yields, for every jurisdiction, complete and incomplete
-// requests: every business type x flag combination with no service and with
-// one service of each category, and every single service (and all of them)
-// with every flag set. A complete request gives every optional input its
-// jurisdiction needs (TestCompleteInputIsReady).
+// matrixFull runs the whole product (slow: minutes) instead of the sample.
+var matrixFull = flag.Bool("matrix.full", false, "every type x jurisdiction x business type (default: a rotating sample of business types)")
+
+// matrixBusinessTypes is how many business types each type x jurisdiction
+// pair is tried with when sampling.
+const matrixBusinessTypes = 2
+
+// matrixPairBusinessTypes are the business types the p-th type x
+// jurisdiction pair is tried with: consecutive pairs take consecutive
+// business types, so that every business type meets many types and
+// jurisdictions, and the full product is -matrix.full.
+func matrixPairBusinessTypes(c *catalog.Catalog, p int) []string {
+	all := c.BusinessTypeIDs()
+	if *matrixFull {
+		return all
+	}
+	out := make([]string, matrixBusinessTypes)
+	for i := range out {
+		out[i] = all[(p*matrixBusinessTypes+i)%len(all)]
+	}
+	return out
+}
+
+// matrixTypes are the document types the matrix covers: every one.
+func matrixTypes(c *catalog.Catalog) []string { return c.Types }
+
+// matrixSample describes what matrixRequests generates.
+func matrixSample(c *catalog.Catalog) string {
+	var b strings.Builder
+	types, js := matrixTypes(c), matrixJurisdictions(c)
+	fmt.Fprintf(&b, "matrix: %d types x %d jurisdictions x business types (%d of %d per pair", len(types), len(js), len(matrixPairBusinessTypes(c, 0)), len(c.BusinessTypeIDs()))
+	if !*matrixFull {
+		b.WriteString(", rotating; -matrix.full for all")
+	}
+	fmt.Fprintf(&b, ") x 8 data-practice combinations x {no service, one per category} x {complete, incomplete}; privacy also every single service (each in every %dth jurisdiction) and all services\n", matrixServiceStride)
+	p := 0
+	for _, typ := range types {
+		for _, j := range js {
+			fmt.Fprintf(&b, "  %s/%s: %s\n", typ, j, strings.Join(matrixPairBusinessTypes(c, p), ", "))
+			p++
+		}
+	}
+	return b.String()
+}
+
+// matrixServiceStride spreads the single-service privacy requests: service
+// i is tried in the jurisdictions j with j%stride == i%stride.
+const matrixServiceStride = 4
+
+// matrixRequests yields, for every document type and jurisdiction, complete
+// and incomplete requests: each flag combination with no service and with
+// one service of each category, for the pair's business types; and, for
+// privacy, single services and all of them with every flag set. A complete
+// request gives every optional input its documents need
+// (TestCompleteInputIsReady).
 func matrixRequests(c *catalog.Catalog) iter.Seq2[string, Request] {
 	mix := serviceMix(c)
 	return func(yield func(string, Request) bool) {
-		one := func(j, bt string, flags int, svcs []string, complete bool) bool {
+		one := func(typ, j, bt string, flags int, svcs []string, complete bool) bool {
 			req := Request{
-				Type: "privacy", BusinessName: "Matrix Ltd", WebsiteURL: "https://matrix.example",
+				Type: typ, BusinessName: "Matrix Ltd", WebsiteURL: "https://matrix.example",
 				BusinessType: bt, Language: "en", Jurisdiction: j, Format: "markdown",
 				CollectsPayments: flags&1 != 0, CollectsUserData: flags&2 != 0, UsesAnalytics: flags&4 != 0,
 				ThirdPartyServices: svcs,
@@ -166,21 +218,35 @@ func matrixRequests(c *catalog.Catalog) iter.Seq2[string, Request] {
 			if complete {
 				completeRequest(&req)
 			}
-			return yield(fmt.Sprintf("%s/%s/flags=%03b/services=%v/complete=%v", j, bt, flags, svcs, complete), req)
+			return yield(fmt.Sprintf("%s/%s/%s/flags=%03b/services=%v/complete=%v", typ, j, bt, flags, svcs, complete), req)
 		}
-		for _, j := range matrixJurisdictions(c) {
-			for _, complete := range []bool{true, false} {
-				for _, bt := range c.BusinessTypeIDs() {
-					for flags := range 8 {
-						for _, svcs := range [][]string{{}, mix} {
-							if !one(j, bt, flags, svcs, complete) {
-								return
+		p := 0
+		for _, typ := range matrixTypes(c) {
+			for ji, j := range matrixJurisdictions(c) {
+				bts := matrixPairBusinessTypes(c, p)
+				p++
+				for _, complete := range []bool{true, false} {
+					for _, bt := range bts {
+						for flags := range 8 {
+							for _, svcs := range [][]string{{}, mix} {
+								if !one(typ, j, bt, flags, svcs, complete) {
+									return
+								}
 							}
 						}
 					}
-				}
-				for _, svcs := range append(serviceSubsets(c), c.ServiceIDs()) {
-					if !one(j, "ecommerce", 7, svcs, complete) {
+					if typ != "privacy" {
+						continue
+					}
+					for si, svcs := range serviceSubsets(c) {
+						if !*matrixFull && si%matrixServiceStride != ji%matrixServiceStride {
+							continue
+						}
+						if !one(typ, j, "ecommerce", 7, svcs, complete) {
+							return
+						}
+					}
+					if !one(typ, j, "ecommerce", 7, c.ServiceIDs(), complete) {
 						return
 					}
 				}
@@ -419,7 +485,7 @@ func checkOne(t *testing.T, name string, req Request, laws []compliance.Law) {
 	expected[compliance.FactConsentBasis] = facts.Set[compliance.FactConsentBasis]
 	// Every item of the jurisdiction's checklists whose conditions hold;
 	// below the CCPA thresholds, only CalOPPA's.
-	lawsHere := compliance.ForJurisdiction(laws, req.Jurisdiction)
+	lawsHere := compliance.ForType(compliance.ForJurisdiction(laws, req.Jurisdiction), req.Type)
 	if req.CCPAThresholdsMet != nil && !*req.CCPAThresholdsMet {
 		lawsHere = slices.DeleteFunc(lawsHere, func(l compliance.Law) bool { return strings.HasPrefix(l.ID, "ccpa") })
 	}
