@@ -55,7 +55,8 @@ type Section struct {
 // Clause is the unit of text selection.
 type Clause struct {
 	ID string `json:"id"`
-	// When lists conditions that must all hold; "!x" negates x.
+	// When lists conditions that must all hold; "!x" negates x and "a|b"
+	// holds when either alternative does.
 	When []string `json:"when,omitempty"`
 	// Satisfies lists the checklist requirement ids the clause discloses.
 	Satisfies []string `json:"satisfies,omitempty"`
@@ -279,8 +280,10 @@ func (l *Library) Check(laws []compliance.Law) error {
 			seen["section:"+sec.ID] = true
 			checkWhen := func(where string, when []string) {
 				for _, w := range when {
-					if !conditionName(strings.TrimPrefix(w, "!")) {
-						bad("%s: unknown condition %q", where, w)
+					for alt := range strings.SplitSeq(w, "|") {
+						if !conditionName(strings.TrimPrefix(alt, "!")) {
+							bad("%s: unknown condition %q", where, w)
+						}
 					}
 				}
 			}

@@ -268,13 +268,25 @@ func (b *builder) joinOr(items []string) string {
 	return strings.Join(items[:len(items)-1], b.label("listSeparator")) + b.label("listLastSeparatorOr") + items[len(items)-1]
 }
 
+// holds reports whether every condition of when holds: "x" holds when x
+// does, "!x" when x does not, and "a|b" when either of its alternatives
+// (each possibly negated) holds.
 func holds(cond map[string]bool, when []string) bool {
-	for _, w := range when {
+	one := func(w string) bool {
 		if name, neg := strings.CutPrefix(w, "!"); neg {
-			if cond[name] {
-				return false
+			return !cond[name]
+		}
+		return cond[w]
+	}
+	for _, w := range when {
+		ok := false
+		for alt := range strings.SplitSeq(w, "|") {
+			if one(alt) {
+				ok = true
+				break
 			}
-		} else if !cond[w] {
+		}
+		if !ok {
 			return false
 		}
 	}

@@ -12,9 +12,15 @@ import (
 // Facts is everything the document and the score are built from: step 1 of
 // the pipeline. It depends only on the request and the embedded data.
 type Facts struct {
-	Request      Request
-	Jurisdiction catalog.Jurisdiction
-	Laws         []compliance.Law
+	Request Request
+	// Jurisdictions are the request's jurisdictions, in catalog order;
+	// Jurisdiction is the primary one (primaryJurisdiction), whose transfer
+	// rules, region and authority the shared clauses use.
+	Jurisdictions []catalog.Jurisdiction
+	Jurisdiction  catalog.Jurisdiction
+	// Laws are every listed jurisdiction's laws for the document's type,
+	// each once, in id order.
+	Laws []compliance.Law
 	// Set holds the compliance fact vocabulary (compliance.FactNames).
 	Set        compliance.FactSet
 	Categories []CategoryFact // in catalog order
@@ -93,6 +99,21 @@ const (
 // rather than provided by the user.
 var deviceCategories = []string{"identifiers", "device", "internet_activity", "geolocation"}
 
+// LawsFor returns the laws of every jurisdiction in ids, each once, in id
+// order: a law shared by two markets is one checklist, met once.
+func LawsFor(laws []compliance.Law, ids []string) []compliance.Law {
+	var out []compliance.Law
+	for _, l := range laws {
+		for _, id := range ids {
+			if len(compliance.ForJurisdiction([]compliance.Law{l}, id)) > 0 {
+				out = append(out, l)
+				break
+			}
+		}
+	}
+	return out
+}
+
 // BuildFacts derives the facts of a validated request.
 func BuildFacts(req Request) (*Facts, error) {
 	cat, err := catalog.Default()
@@ -107,19 +128,26 @@ func BuildFacts(req Request) (*Facts, error) {
 }
 
 func buildFacts(req Request, cat *catalog.Catalog, laws []compliance.Law) (*Facts, error) {
-	j, ok := cat.Jurisdiction(req.Jurisdiction)
-	if !ok {
-		return nil, fmt.Errorf("policy: unknown jurisdiction %q", req.Jurisdiction)
+	jids := JurisdictionIDs(req.Jurisdiction)
+	var js []catalog.Jurisdiction
+	for _, id := range jids {
+		j, ok := cat.Jurisdiction(id)
+		if !ok {
+			return nil, fmt.Errorf("policy: unknown jurisdiction %q", id)
+		}
+		js = append(js, j)
 	}
+	j, _ := cat.Jurisdiction(primaryJurisdiction(jids))
 	bt, ok := cat.BusinessType(req.BusinessType)
 	if !ok {
 		return nil, fmt.Errorf("policy: unknown business type %q", req.BusinessType)
 	}
 	f := &Facts{
-		Request:      req,
-		Jurisdiction: j,
-		Laws:         compliance.ForType(compliance.ForJurisdiction(laws, req.Jurisdiction), req.Type),
-		Set:          compliance.FactSet{},
+		Request:       req,
+		Jurisdictions: js,
+		Jurisdiction:  j,
+		Laws:          compliance.ForType(LawsFor(laws, jids), req.Type),
+		Set:           compliance.FactSet{},
 	}
 	// A business under every threshold of Cal. Civ. Code § 1798.140(d)(1)
 	// is not a CCPA "business": only CalOPPA applies to its website.
@@ -454,7 +482,9 @@ func (f *Facts) conditions() map[string]bool {
 	for _, l := range f.Laws {
 		c["law:"+l.ID] = true
 	}
-	c["jurisdiction:"+f.Jurisdiction.ID] = true
+	for _, j := range f.Jurisdictions {
+		c["jurisdiction:"+j.ID] = true
+	}
 	c["gdprFamily"] = f.HasLaw(lawGDPR) || f.HasLaw(lawUKGDPR)
 	c["collectsUserData"] = f.Request.CollectsUserData
 	c["cookiesUnknown"] = slices.ContainsFunc(f.Services, func(s ServiceFact) bool { return s.CookiesUnknown() })

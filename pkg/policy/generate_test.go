@@ -24,12 +24,47 @@ var update = flag.Bool("update", false, "rewrite testdata/*.golden from the curr
 // the full matrix runs without it.
 var matrixOnly = flag.String("matrix.only", "", "comma-separated jurisdiction ids the matrix tests cover (default all)")
 
-// matrixJurisdictions are the jurisdictions the matrix tests cover.
+// matrixJurisdictions are the jurisdictions the matrix tests cover: each
+// one, and documents for several markets (matrixCombinations).
 func matrixJurisdictions(c *catalog.Catalog) []string {
-	if *matrixOnly == "" {
-		return c.JurisdictionIDs()
+	if *matrixOnly != "" {
+		return strings.Split(*matrixOnly, ",")
 	}
-	return strings.Split(*matrixOnly, ",")
+	return append(c.JurisdictionIDs(), matrixCombinations(c)...)
+}
+
+// matrixCombinations are multi-jurisdiction requests in canonical form:
+// each jurisdiction without its own transfer regime with each one that has
+// one (in turn), and every jurisdiction without one together with the first
+// that has one.
+func matrixCombinations(c *catalog.Catalog) []string {
+	var regimes, others []string
+	for _, j := range c.Jurisdictions {
+		if len(j.TransferMechanisms) > 0 {
+			regimes = append(regimes, j.ID)
+		} else {
+			others = append(others, j.ID)
+		}
+	}
+	canonical := func(ids ...string) string {
+		order := c.JurisdictionIDs()
+		slices.SortFunc(ids, func(a, b string) int { return slices.Index(order, a) - slices.Index(order, b) })
+		return strings.Join(ids, ",")
+	}
+	var out []string
+	for i, o := range others {
+		if len(regimes) > 0 {
+			out = append(out, canonical(o, regimes[i%len(regimes)]))
+		}
+	}
+	if len(others) > 1 {
+		all := slices.Clone(others)
+		if len(regimes) > 0 {
+			all = append(all, regimes[0])
+		}
+		out = append(out, canonical(all...))
+	}
+	return out
 }
 
 func mustCatalog(t testing.TB) *catalog.Catalog {
@@ -277,7 +312,7 @@ func completeRequest(req *Request) {
 	}
 	// The business names the safeguard of every transfer the catalog
 	// cannot place.
-	if mechs := jurisdictionMechanisms(req.Jurisdiction); len(mechs) > 0 {
+	if mechs := jurisdictionMechanisms(primaryJurisdiction(JurisdictionIDs(req.Jurisdiction))); len(mechs) > 0 {
 		facts, err := BuildFacts(*req)
 		if err != nil {
 			panic(err)
@@ -485,7 +520,7 @@ func checkOne(t *testing.T, name string, req Request, laws []compliance.Law) {
 	expected[compliance.FactConsentBasis] = facts.Set[compliance.FactConsentBasis]
 	// Every item of the jurisdiction's checklists whose conditions hold;
 	// below the CCPA thresholds, only CalOPPA's.
-	lawsHere := compliance.ForType(compliance.ForJurisdiction(laws, req.Jurisdiction), req.Type)
+	lawsHere := compliance.ForType(LawsFor(laws, JurisdictionIDs(req.Jurisdiction)), req.Type)
 	if req.CCPAThresholdsMet != nil && !*req.CCPAThresholdsMet {
 		lawsHere = slices.DeleteFunc(lawsHere, func(l compliance.Law) bool { return strings.HasPrefix(l.ID, "ccpa") })
 	}
@@ -539,7 +574,9 @@ func checkOne(t *testing.T, name string, req Request, laws []compliance.Law) {
 func expectFacts(t *testing.T, req Request) compliance.FactSet {
 	t.Helper()
 	c := mustCatalog(t)
-	j, ok := c.Jurisdiction(req.Jurisdiction)
+	// Transfers are judged against the primary jurisdiction's region (the
+	// one with its own transfer rules, else the first listed).
+	j, ok := c.Jurisdiction(primaryJurisdiction(JurisdictionIDs(req.Jurisdiction)))
 	if !ok {
 		t.Fatalf("unknown jurisdiction %s", req.Jurisdiction)
 	}

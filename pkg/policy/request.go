@@ -269,7 +269,9 @@ func ParseRequest(body []byte) (Request, error) {
 	req.OptOutLink = optBool("optOutLink")
 	req.CCPAThresholdsMet = optBool("ccpaThresholdsMet")
 	req.Retention = retention(raw["retention"], &bad)
-	req.TransferSafeguards = safeguards(raw["transferSafeguards"], req.Jurisdiction, &bad)
+	if req.Jurisdiction != "" {
+		req.TransferSafeguards = safeguards(raw["transferSafeguards"], primaryJurisdiction(JurisdictionIDs(req.Jurisdiction)), &bad)
+	}
 	req.Format = enum("format", "format", false, DefaultFormat, Formats, strings.ToLower, nil)
 	if s, ok := str("effectiveDate", false, len(DateLayout)); ok && s != "" {
 		if d, err := ParseDate(s); err != nil {
@@ -423,32 +425,81 @@ func serviceIndex() map[string]string {
 	return serviceByName
 }
 
+// MaxJurisdictions is how many jurisdictions one document may cover.
+const MaxJurisdictions = 20
+
 // jurisdiction reads the jurisdiction, by id, alias ("GB", "EEA") or as an
 // EU or EEA member state ("DE", "France": the EU, with that state's
-// supervisory authority), and the optional memberState.
+// supervisory authority), and the optional memberState. A comma-separated
+// list ("EU, US-CA, Brazil") asks for one document that satisfies every
+// listed jurisdiction's laws; it is stored as the ids in catalog order
+// ("BR,EU,US-CA"), so the same markets in any order give the same bytes.
 func jurisdiction(raw map[string]json.RawMessage, str func(string, bool, int) (string, bool), bad *errs.Fields) (string, string) {
-	s, ok := str("jurisdiction", true, 64)
+	s, ok := str("jurisdiction", true, 400)
 	if !ok {
 		return "", ""
 	}
-	j, ok := resolve(strings.ToUpper(s), Jurisdictions(), jurisdictionNames)
+	var ids []string
 	member := ""
-	if !ok {
-		if c, found := resolveCountry(s); found && memberJurisdiction(c) != "" {
-			j, member, ok = memberJurisdiction(c), c, true
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			if strings.Contains(s, ",") {
+				bad.AddValue("jurisdiction", "has an empty entry; separate jurisdictions with single commas, such as \"EU, US-CA\"", s, nil)
+				return "", ""
+			}
+			continue
+		}
+		j, ok := resolve(strings.ToUpper(part), Jurisdictions(), jurisdictionNames)
+		if !ok {
+			if c, found := resolveCountry(part); found && memberJurisdiction(c) != "" {
+				if member != "" && member != c {
+					bad.AddValue("jurisdiction", fmt.Sprintf("names two EU or EEA member states (%s and %s); name the one whose supervisory authority the document should give, or \"EU\"", member, c), s, nil)
+					return "", ""
+				}
+				j, member, ok = memberJurisdiction(c), c, true
+			}
+		}
+		if !ok {
+			sug := suggest(part, Jurisdictions())
+			bad.AddValue("jurisdiction", unknownValue("jurisdiction", part, sug), part, sug)
+			return "", ""
+		}
+		if !slices.Contains(ids, j) {
+			ids = append(ids, j)
 		}
 	}
-	if !ok {
-		sug := suggest(s, Jurisdictions())
-		bad.AddValue("jurisdiction", unknownValue("jurisdiction", s, sug), s, sug)
+	if len(ids) == 0 {
+		bad.Add("jurisdiction", "is required")
 		return "", ""
 	}
+	if len(ids) > MaxJurisdictions {
+		bad.AddValue("jurisdiction", fmt.Sprintf("lists %d jurisdictions; one document covers at most %d", len(ids), MaxJurisdictions), s, nil)
+		return "", ""
+	}
+	// Jurisdictions in catalog order: the canonical form.
+	order := Jurisdictions()
+	slices.SortFunc(ids, func(a, b string) int { return slices.Index(order, a) - slices.Index(order, b) })
+	// A document renders the international-transfer rules (tables of
+	// safeguards, the Art. 27 representative, the supervisory authority) of
+	// one such regime; two of them need a document each for now.
+	var regimes []string
+	for _, id := range ids {
+		if len(jurisdictionMechanisms(id)) > 0 {
+			regimes = append(regimes, id)
+		}
+	}
+	if len(regimes) > 1 {
+		bad.AddValue("jurisdiction", fmt.Sprintf("combines %s, each with its own international-transfer rules; one document covers one of them: generate one document for each (the others may stay in each list)", strings.Join(regimes, " and ")), s, nil)
+		return "", ""
+	}
+	j := strings.Join(ids, ",")
 	if m, given := str("memberState", false, 64); given && m != "" {
 		c, found := resolveCountry(m)
 		switch {
 		case !found || memberJurisdiction(c) == "":
 			bad.AddValue("memberState", fmt.Sprintf("%q is not an EU or EEA member state; use its ISO 3166-1 alpha-2 code or English name, such as DE or France.", m), m, nil)
-		case memberJurisdiction(c) != j:
+		case !slices.Contains(ids, memberJurisdiction(c)):
 			bad.Add("memberState", "applies only to the jurisdiction "+memberJurisdiction(c))
 		case member != "" && member != c:
 			bad.Add("memberState", fmt.Sprintf("names %s but jurisdiction names %s; give one of them", c, member))
@@ -457,6 +508,21 @@ func jurisdiction(raw map[string]json.RawMessage, str func(string, bool, int) (s
 		}
 	}
 	return j, member
+}
+
+// JurisdictionIDs splits a request's canonical jurisdiction ("EU,US-CA").
+func JurisdictionIDs(j string) []string { return strings.Split(j, ",") }
+
+// primaryJurisdiction is the jurisdiction whose transfer rules, region and
+// authority the document's shared placeholders use: the one with its own
+// transfer regime, else the first.
+func primaryJurisdiction(ids []string) string {
+	for _, id := range ids {
+		if len(jurisdictionMechanisms(id)) > 0 {
+			return id
+		}
+	}
+	return ids[0]
 }
 
 // memberJurisdiction is the jurisdiction whose supervisory authorities are

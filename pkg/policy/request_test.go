@@ -2,6 +2,7 @@ package policy
 
 import (
 	"encoding/json"
+	"errors"
 	"reflect"
 	"slices"
 	"strings"
@@ -355,4 +356,64 @@ func TestTransferSafeguards(t *testing.T) {
 			t.Errorf("%v accepted", bad)
 		}
 	}
+}
+
+// TestSeveralJurisdictions: a comma-separated list means one document for
+// every listed market, stored in catalog order so that order and spelling
+// do not change the bytes.
+func TestSeveralJurisdictions(t *testing.T) {
+	for _, tc := range []struct{ in, want, member string }{
+		{"US-CA, EU", "EU,US-CA", ""},
+		{"California,Germany", "EU,US-CA", "DE"},
+		{"EU, EEA, eu", "EU", ""},
+		{" UK ,US-CA", "UK,US-CA", ""},
+	} {
+		req, err := ParseRequest(body(t, with(map[string]any{"jurisdiction": tc.in})))
+		if err != nil {
+			t.Fatalf("%q: %v", tc.in, err)
+		}
+		if req.Jurisdiction != tc.want || req.MemberState != tc.member {
+			t.Errorf("%q read as %q (member %q), want %q (%q)", tc.in, req.Jurisdiction, req.MemberState, tc.want, tc.member)
+		}
+	}
+	a, _ := ParseRequest(body(t, with(map[string]any{"jurisdiction": "US-CA, EU", "contactEmail": "a@example.com"})))
+	b, _ := ParseRequest(body(t, with(map[string]any{"jurisdiction": "EU,California", "contactEmail": "a@example.com"})))
+	ra, err := Generate(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb, _ := Generate(b)
+	if ra.Content != rb.Content {
+		t.Error("the same markets in another order give other bytes")
+	}
+	// Both laws' checklists are met in the one document.
+	for _, law := range []string{"gdpr", "ccpa", "caloppa"} {
+		if !slices.ContainsFunc(ra.Evidence, func(e Evidence) bool { return strings.HasPrefix(e.Requirement, law+".") }) {
+			t.Errorf("no evidence for %s in the EU,US-CA document", law)
+		}
+	}
+	for _, tc := range []struct{ in, want string }{
+		{"EU, UK", "combines EU and UK"},
+		{"EU,,US-CA", "empty entry"},
+		{"EU, Narnia", `"Narnia"`},
+		{"Germany, France", "two EU or EEA member states"},
+	} {
+		_, err := ParseRequest(body(t, with(map[string]any{"jurisdiction": tc.in})))
+		if err == nil || !strings.Contains(err.Error()+fieldMessages(err), tc.want) {
+			t.Errorf("%q: error %v, want one mentioning %q", tc.in, err, tc.want)
+		}
+	}
+}
+
+// fieldMessages joins the field messages of a validation error.
+func fieldMessages(err error) string {
+	var e *errs.Error
+	if !errors.As(err, &e) {
+		return ""
+	}
+	var out []string
+	for _, f := range e.Fields {
+		out = append(out, f.Field+": "+f.Message)
+	}
+	return strings.Join(out, "; ")
 }

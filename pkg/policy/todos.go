@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"github.com/policygen/policygen/pkg/catalog"
 	"slices"
 	"strings"
 
@@ -133,7 +134,7 @@ func Status(todos []compliance.Todo) string {
 // sectorLaws are the sector laws a business type raises flags for.
 func sectorLaws(f *Facts) []string {
 	bt, ok := cat().BusinessType(f.Request.BusinessType)
-	if !ok || !f.Jurisdiction.USSectorLaws {
+	if !ok || !slices.ContainsFunc(f.Jurisdictions, func(j catalog.Jurisdiction) bool { return j.USSectorLaws }) {
 		return nil
 	}
 	out := slices.Clone(bt.SectorLaws)
