@@ -89,4 +89,29 @@ func TestDocs(t *testing.T) {
 		t.Fatalf("docs/SCORING.md lacks the generated risk model markers")
 	}
 	check("../../docs/SCORING.md", s[:i+len(beginModel)]+riskModelDoc()+s[j:])
+
+	laws, err := Laws()
+	if err != nil {
+		t.Fatal(err)
+	}
+	changes, err := Changelog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("../../docs/LEGAL_CHANGELOG.md", legalChangelogDoc(laws, changes))
+	sources, err := os.ReadFile("../../docs/LEGAL_SOURCES.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s = string(sources)
+	i, j = strings.Index(s, beginIndex), strings.Index(s, endIndex)
+	if i < 0 || j < i {
+		t.Fatalf("docs/LEGAL_SOURCES.md lacks the generated checklist index markers")
+	}
+	check("../../docs/LEGAL_SOURCES.md", s[:i+len(beginIndex)]+checklistIndexDoc(laws)+s[j:])
 }
+
+const (
+	beginIndex = "<!-- begin generated checklist index -->\n"
+	endIndex   = "<!-- end generated checklist index -->"
+)
