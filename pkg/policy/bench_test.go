@@ -1,0 +1,64 @@
+package policy
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// BenchmarkGenerateLargest finds the largest documents the engine writes
+// (every type x jurisdiction and the matrix's multi-jurisdiction lists,
+// each with every data practice, one catalog service of each category and
+// every optional input) and benchmarks the three largest single-jurisdiction documents
+// and the largest multi-jurisdiction one: issue 8 bounds any document at
+// 1 ms and 300 KB, a multi-jurisdiction one at 2 ms (docs/BENCHMARKS.md).
+func BenchmarkGenerateLargest(b *testing.B) {
+	c := mustCatalog(b)
+	type doc struct {
+		name string
+		req  Request
+		size int
+	}
+	var single, multi []doc
+	for _, typ := range matrixTypes(c) {
+		for _, j := range matrixJurisdictions(c) {
+			req := Request{
+				Type: typ, BusinessName: "Largest Ltd", WebsiteURL: "https://largest.example",
+				BusinessType: "marketplace", Language: "en", Jurisdiction: j, Format: "markdown",
+				CollectsPayments: true, CollectsUserData: true, UsesAnalytics: true,
+				ThirdPartyServices: serviceMix(c),
+			}
+			completeRequest(&req)
+			res, err := Generate(req)
+			if err != nil {
+				b.Fatalf("%s/%s: %v", typ, j, err)
+			}
+			d := doc{typ + "/" + j, req, len(res.Content)}
+			if strings.Contains(j, ",") {
+				multi = append(multi, d)
+			} else {
+				single = append(single, d)
+			}
+		}
+	}
+	bySize := func(a, b doc) int { return b.size - a.size }
+	slices.SortStableFunc(single, bySize)
+	slices.SortStableFunc(multi, bySize)
+	run := func(label string, d doc) {
+		b.Run(label+"/"+strings.ReplaceAll(d.name, ",", "+"), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Generate(d.req); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(d.size), "doc-bytes")
+		})
+	}
+	for _, d := range single[:min(3, len(single))] {
+		run("single", d)
+	}
+	if len(multi) > 0 {
+		run("multi", multi[0])
+	}
+}
