@@ -268,7 +268,11 @@ func (l Law) DocumentTypes() []string {
 // Applicable returns the requirements of laws whose conditions hold, in
 // checklist order (laws in the given order).
 func Applicable(laws []Law, facts FactSet) []Requirement {
-	var out []Requirement
+	n := 0
+	for _, l := range laws {
+		n += len(l.Requirements)
+	}
+	out := make([]Requirement, 0, n)
 	for _, l := range laws {
 		for _, r := range l.Requirements {
 			if facts.Holds(r.AppliesWhen) {

@@ -98,43 +98,63 @@ func (b *builder) labelInlines(key string, extra map[string][]Inline) []Inline {
 	return b.expand(b.label(key), extra)
 }
 
-// expand turns a line of clause text into inlines, substituting placeholders.
+// expand turns a line of clause text into inlines, substituting
+// placeholders ({name}, ASCII letters; placeholder in clauses.go is the
+// same pattern for the library check). A name with no value stays as
+// written. Plain text runs are merged into one inline.
 func (b *builder) expand(s string, extra map[string][]Inline) []Inline {
+	if s == "" {
+		return nil
+	}
+	if strings.IndexByte(s, '{') < 0 {
+		return []Inline{{Kind: Plain, Text: s}}
+	}
 	var out []Inline
-	last := 0
-	for _, m := range placeholder.FindAllStringSubmatchIndex(s, -1) {
-		if m[0] > last {
-			out = appendText(out, s[last:m[0]])
+	var plain []byte // the plain run being built
+	flush := func() {
+		if len(plain) > 0 {
+			out = append(out, Inline{Kind: Plain, Text: string(plain)})
+			plain = plain[:0]
 		}
-		name := s[m[2]:m[3]]
+	}
+	i := 0
+	for {
+		j := strings.IndexByte(s[i:], '{')
+		if j < 0 {
+			break
+		}
+		j += i
+		k := j + 1
+		for k < len(s) && ('a' <= s[k] && s[k] <= 'z' || 'A' <= s[k] && s[k] <= 'Z') {
+			k++
+		}
+		if k == j+1 || k == len(s) || s[k] != '}' {
+			plain = append(plain, s[i:j+1]...)
+			i = j + 1
+			continue
+		}
+		plain = append(plain, s[i:j]...)
+		name := s[j+1 : k]
 		v, ok := extra[name]
 		if !ok {
 			v, ok = b.vars[name]
 		}
 		if !ok {
-			v = []Inline{{Kind: Plain, Text: s[m[0]:m[1]]}}
+			plain = append(plain, s[j:k+1]...)
 		}
 		for _, in := range v {
 			if in.Kind == Plain {
-				out = appendText(out, in.Text)
+				plain = append(plain, in.Text...)
 			} else {
+				flush()
 				out = append(out, in)
 			}
 		}
-		last = m[1]
+		i = k + 1
 	}
-	if last < len(s) {
-		out = appendText(out, s[last:])
-	}
+	plain = append(plain, s[i:]...)
+	flush()
 	return out
-}
-
-func appendText(out []Inline, s string) []Inline {
-	if n := len(out); n > 0 && out[n-1].Kind == Plain {
-		out[n-1].Text += s
-		return out
-	}
-	return append(out, Inline{Kind: Plain, Text: s})
 }
 
 func text(s string) []Inline { return []Inline{{Kind: Plain, Text: s}} }
@@ -298,13 +318,18 @@ func holds(cond map[string]bool, when []string) bool {
 func (b *builder) build(s *Structure, applicable []compliance.Requirement) (*Document, error) {
 	b.setVars()
 	cond := b.f.conditions()
-	doc := &Document{Title: text(b.t.Titles[s.Type])}
-	satisfied := map[string][2]string{}
+	n := 0
+	for _, sec := range s.Sections {
+		n += 1 + len(sec.Clauses)
+	}
+	doc := &Document{Title: text(b.t.Titles[s.Type]), Blocks: make([]Block, 0, n)}
+	satisfied := make(map[string][2]string, len(applicable))
+	var blocks []Block // one section's, reused
 	for _, sec := range s.Sections {
 		if !holds(cond, sec.When) {
 			continue
 		}
-		var blocks []Block
+		blocks = blocks[:0]
 		for _, c := range sec.Clauses {
 			if !holds(cond, c.When) {
 				continue
@@ -334,6 +359,7 @@ func (b *builder) build(s *Structure, applicable []compliance.Requirement) (*Doc
 		doc.Blocks = append(doc.Blocks, blocks...)
 	}
 	fillContents(doc)
+	doc.Evidence = make([]Evidence, 0, len(applicable))
 	var gaps []string
 	for _, r := range applicable {
 		where, ok := satisfied[r.ID]

@@ -241,6 +241,7 @@ func buildFacts(req Request, cat *catalog.Catalog, laws []compliance.Law) (*Fact
 	}) {
 		own = append(own, cat.Payments.DataCategories...)
 	}
+	f.Services = make([]ServiceFact, 0, len(ids))
 	for _, id := range ids {
 		s, ok := cat.Service(id)
 		if !ok {

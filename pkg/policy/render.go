@@ -2,9 +2,12 @@ package policy
 
 import (
 	"fmt"
-	"html"
 	"net/url"
+	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
+	"unsafe"
 )
 
 // Render writes doc in format (markdown, html or text): step 5 of the
@@ -99,176 +102,350 @@ func safeURL(u string) (string, bool) {
 	return "", false
 }
 
-func mdInlines(ins []Inline) string {
-	var b strings.Builder
+// The renderers append to one byte slice sized from the document, rather
+// than building a string per block and joining them: the output is the
+// same, written once.
+
+// bytesString returns b as a string without copying it, as
+// strings.Builder does: b must not be written to afterwards.
+func bytesString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
+
+// sizeHint estimates the rendered size of doc: its text plus markup
+// (measured on the largest documents: a little above the Markdown output;
+// text asks for an eighth more, HTML for a quarter).
+func sizeHint(doc *Document) int {
+	n := 256
+	add := func(ins []Inline) {
+		for _, in := range ins {
+			n += len(in.Text) + len(in.URL) + 2
+		}
+	}
+	add(doc.Title)
+	for i := range doc.Blocks {
+		blk := &doc.Blocks[i]
+		add(blk.Inlines)
+		for _, it := range blk.Items {
+			add(it)
+			n += 4
+		}
+		for _, h := range blk.Header {
+			add(h)
+		}
+		for _, r := range blk.Rows {
+			for _, c := range r {
+				add(c)
+			}
+			n += 6 * len(r)
+		}
+		n += 8
+	}
+	return n
+}
+
+// appendMDEscape appends s with mdSpecial characters backslash-escaped.
+func appendMDEscape(b []byte, s string) []byte {
+	// All special characters are ASCII, so escaping byte by byte never
+	// splits a multi-byte rune.
+	last := 0
+	for i := range len(s) {
+		if mdSpecialByte[s[i]] {
+			b = append(b, s[last:i]...)
+			b = append(b, '\\', s[i])
+			last = i + 1
+		}
+	}
+	return append(b, s[last:]...)
+}
+
+func appendMDInlines(b []byte, ins []Inline) []byte {
 	for _, in := range ins {
 		switch in.Kind {
 		case Plain:
-			b.WriteString(mdEscape(in.Text))
+			b = appendMDEscape(b, in.Text)
 		case Link:
 			u, ok := safeURL(in.URL)
 			if !ok {
-				b.WriteString(mdEscape(in.Text))
+				b = appendMDEscape(b, in.Text)
 				continue
 			}
-			u = mdURL.Replace(u)
-			fmt.Fprintf(&b, "[%s](<%s>)", mdEscape(in.Text), u)
+			b = append(b, '[')
+			b = appendMDEscape(b, in.Text)
+			b = append(b, "](<"...)
+			b = append(b, mdURL.Replace(u)...)
+			b = append(b, ">)"...)
 		case Missing:
-			fmt.Fprintf(&b, "**%s**", mdEscape(in.Text))
+			b = append(b, "**"...)
+			b = appendMDEscape(b, in.Text)
+			b = append(b, "**"...)
 		}
 	}
-	return b.String()
+	return b
+}
+
+// appendMDBlock appends inlines that start a paragraph or list item, made
+// safe at their start as mdBlockStart does.
+func appendMDBlock(b []byte, ins []Inline) []byte {
+	start := len(b)
+	b = appendMDInlines(b, ins)
+	if len(b) == start {
+		return b
+	}
+	switch b[start] {
+	case '-', '+', '=':
+		return slices.Insert(b, start, '\\')
+	case ' ', '\t':
+		i := start
+		for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
+			i++
+		}
+		return slices.Delete(b, start, i)
+	}
+	i := start
+	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		i++
+	}
+	if i > start && i < len(b) && (b[i] == '.' || b[i] == ')') {
+		return slices.Insert(b, i, '\\')
+	}
+	return b
 }
 
 func renderMarkdown(doc *Document) string {
-	var parts []string
-	parts = append(parts, "# "+mdInlines(doc.Title))
-	for _, blk := range doc.Blocks {
+	b := make([]byte, 0, sizeHint(doc))
+	b = append(b, "# "...)
+	b = appendMDInlines(b, doc.Title)
+	for i := range doc.Blocks {
+		blk := &doc.Blocks[i]
+		b = append(b, "\n\n"...)
 		switch blk.Kind {
 		case Heading:
-			parts = append(parts, strings.Repeat("#", blk.Level)+" "+mdInlines(blk.Inlines))
+			for range blk.Level {
+				b = append(b, '#')
+			}
+			b = append(b, ' ')
+			b = appendMDInlines(b, blk.Inlines)
 		case Paragraph:
-			p := mdBlockStart(mdInlines(blk.Inlines))
 			if blk.Strong {
-				p = "**" + p + "**"
+				b = append(b, "**"...)
+				b = appendMDBlock(b, blk.Inlines)
+				b = append(b, "**"...)
+			} else {
+				b = appendMDBlock(b, blk.Inlines)
 			}
-			parts = append(parts, p)
 		case List:
-			items := make([]string, len(blk.Items))
-			for i, it := range blk.Items {
-				items[i] = "- " + mdBlockStart(mdInlines(it))
-			}
-			parts = append(parts, strings.Join(items, "\n"))
-		case Table:
-			var b strings.Builder
-			row := func(cells [][]Inline) {
-				b.WriteString("|")
-				for _, c := range cells {
-					b.WriteString(" " + mdInlines(c) + " |")
+			for j, it := range blk.Items {
+				if j > 0 {
+					b = append(b, '\n')
 				}
-				b.WriteString("\n")
+				b = append(b, "- "...)
+				b = appendMDBlock(b, it)
+			}
+		case Table:
+			row := func(cells [][]Inline) {
+				b = append(b, '|')
+				for _, c := range cells {
+					b = append(b, ' ')
+					b = appendMDInlines(b, c)
+					b = append(b, " |"...)
+				}
 			}
 			row(blk.Header)
-			b.WriteString("|" + strings.Repeat(" --- |", len(blk.Header)) + "\n")
+			b = append(b, "\n|"...)
+			for range blk.Header {
+				b = append(b, " --- |"...)
+			}
 			for _, r := range blk.Rows {
+				b = append(b, '\n')
 				row(r)
 			}
-			parts = append(parts, strings.TrimSuffix(b.String(), "\n"))
 		}
 	}
-	return strings.Join(parts, "\n\n") + "\n"
+	b = append(b, '\n')
+	return bytesString(b)
 }
 
-func htmlInlines(ins []Inline) string {
-	var b strings.Builder
+// appendHTMLEscape appends s escaped as html.EscapeString escapes it.
+func appendHTMLEscape(b []byte, s string) []byte {
+	last := 0
+	for i := range len(s) {
+		var esc string
+		switch s[i] {
+		case '<':
+			esc = "&lt;"
+		case '>':
+			esc = "&gt;"
+		case '&':
+			esc = "&amp;"
+		case '\'':
+			esc = "&#39;"
+		case '"':
+			esc = "&#34;"
+		default:
+			continue
+		}
+		b = append(b, s[last:i]...)
+		b = append(b, esc...)
+		last = i + 1
+	}
+	return append(b, s[last:]...)
+}
+
+func appendHTMLInlines(b []byte, ins []Inline) []byte {
 	for _, in := range ins {
 		switch in.Kind {
 		case Plain:
-			b.WriteString(html.EscapeString(in.Text))
+			b = appendHTMLEscape(b, in.Text)
 		case Link:
 			u, ok := safeURL(in.URL)
 			if !ok {
-				b.WriteString(html.EscapeString(in.Text))
+				b = appendHTMLEscape(b, in.Text)
 				continue
 			}
-			fmt.Fprintf(&b, `<a href="%s">%s</a>`, html.EscapeString(u), html.EscapeString(in.Text))
+			b = append(b, `<a href="`...)
+			b = appendHTMLEscape(b, u)
+			b = append(b, `">`...)
+			b = appendHTMLEscape(b, in.Text)
+			b = append(b, "</a>"...)
 		case Missing:
-			fmt.Fprintf(&b, `<mark class="missing">%s</mark>`, html.EscapeString(in.Text))
+			b = append(b, `<mark class="missing">`...)
+			b = appendHTMLEscape(b, in.Text)
+			b = append(b, "</mark>"...)
 		}
 	}
-	return b.String()
+	return b
 }
 
 func renderHTML(doc *Document, language string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "<article class=\"policy\" lang=\"%s\">\n", html.EscapeString(language))
-	fmt.Fprintf(&b, "<h1>%s</h1>\n", htmlInlines(doc.Title))
-	for _, blk := range doc.Blocks {
+	b := make([]byte, 0, sizeHint(doc)*5/4)
+	b = append(b, `<article class="policy" lang="`...)
+	b = appendHTMLEscape(b, language)
+	b = append(b, "\">\n<h1>"...)
+	b = appendHTMLInlines(b, doc.Title)
+	b = append(b, "</h1>\n"...)
+	for i := range doc.Blocks {
+		blk := &doc.Blocks[i]
 		switch blk.Kind {
 		case Heading:
 			if blk.Level == 2 {
-				fmt.Fprintf(&b, "<h2 id=\"%s\">%s</h2>\n", html.EscapeString(blk.Anchor), htmlInlines(blk.Inlines))
+				b = append(b, `<h2 id="`...)
+				b = appendHTMLEscape(b, blk.Anchor)
+				b = append(b, `">`...)
+				b = appendHTMLInlines(b, blk.Inlines)
+				b = append(b, "</h2>\n"...)
 			} else {
-				fmt.Fprintf(&b, "<h%d>%s</h%d>\n", blk.Level, htmlInlines(blk.Inlines), blk.Level)
+				b = append(b, "<h"...)
+				b = strconv.AppendInt(b, int64(blk.Level), 10)
+				b = append(b, '>')
+				b = appendHTMLInlines(b, blk.Inlines)
+				b = append(b, "</h"...)
+				b = strconv.AppendInt(b, int64(blk.Level), 10)
+				b = append(b, ">\n"...)
 			}
 		case Paragraph:
 			if blk.Strong {
-				fmt.Fprintf(&b, "<p><strong>%s</strong></p>\n", htmlInlines(blk.Inlines))
+				b = append(b, "<p><strong>"...)
+				b = appendHTMLInlines(b, blk.Inlines)
+				b = append(b, "</strong></p>\n"...)
 			} else {
-				fmt.Fprintf(&b, "<p>%s</p>\n", htmlInlines(blk.Inlines))
+				b = append(b, "<p>"...)
+				b = appendHTMLInlines(b, blk.Inlines)
+				b = append(b, "</p>\n"...)
 			}
 		case List:
-			b.WriteString("<ul>\n")
+			b = append(b, "<ul>\n"...)
 			for _, it := range blk.Items {
-				fmt.Fprintf(&b, "<li>%s</li>\n", htmlInlines(it))
+				b = append(b, "<li>"...)
+				b = appendHTMLInlines(b, it)
+				b = append(b, "</li>\n"...)
 			}
-			b.WriteString("</ul>\n")
+			b = append(b, "</ul>\n"...)
 		case Table:
-			b.WriteString("<table>\n<thead>\n<tr>")
+			b = append(b, "<table>\n<thead>\n<tr>"...)
 			for _, h := range blk.Header {
-				fmt.Fprintf(&b, "<th scope=\"col\">%s</th>", htmlInlines(h))
+				b = append(b, `<th scope="col">`...)
+				b = appendHTMLInlines(b, h)
+				b = append(b, "</th>"...)
 			}
-			b.WriteString("</tr>\n</thead>\n<tbody>\n")
+			b = append(b, "</tr>\n</thead>\n<tbody>\n"...)
 			for _, r := range blk.Rows {
-				b.WriteString("<tr>")
+				b = append(b, "<tr>"...)
 				for _, c := range r {
-					fmt.Fprintf(&b, "<td>%s</td>", htmlInlines(c))
+					b = append(b, "<td>"...)
+					b = appendHTMLInlines(b, c)
+					b = append(b, "</td>"...)
 				}
-				b.WriteString("</tr>\n")
+				b = append(b, "</tr>\n"...)
 			}
-			b.WriteString("</tbody>\n</table>\n")
+			b = append(b, "</tbody>\n</table>\n"...)
 		}
 	}
-	b.WriteString("</article>\n")
-	return b.String()
+	b = append(b, "</article>\n"...)
+	return bytesString(b)
 }
 
-func textInlines(ins []Inline) string {
-	var b strings.Builder
+func appendTextInlines(b []byte, ins []Inline) []byte {
 	for _, in := range ins {
-		switch in.Kind {
-		case Link:
-			if in.Text == in.URL || "mailto:"+in.Text == in.URL || strings.HasPrefix(in.URL, "#") {
-				b.WriteString(in.Text)
-			} else {
-				fmt.Fprintf(&b, "%s (%s)", in.Text, in.URL)
-			}
-		default:
-			b.WriteString(in.Text)
+		if in.Kind == Link && in.Text != in.URL && "mailto:"+in.Text != in.URL && !strings.HasPrefix(in.URL, "#") {
+			b = append(b, in.Text...)
+			b = append(b, " ("...)
+			b = append(b, in.URL...)
+			b = append(b, ')')
+			continue
 		}
+		b = append(b, in.Text...)
 	}
-	return b.String()
+	return b
 }
 
 func renderText(doc *Document) string {
-	var parts []string
-	underline := func(s string, c string) string {
-		return s + "\n" + strings.Repeat(c, len([]rune(s)))
-	}
-	parts = append(parts, underline(textInlines(doc.Title), "="))
-	for _, blk := range doc.Blocks {
-		switch blk.Kind {
-		case Heading:
-			parts = append(parts, underline(textInlines(blk.Inlines), "-"))
-		case Paragraph:
-			parts = append(parts, textInlines(blk.Inlines))
-		case List:
-			items := make([]string, len(blk.Items))
-			for i, it := range blk.Items {
-				items[i] = "  * " + textInlines(it)
-			}
-			parts = append(parts, strings.Join(items, "\n"))
-		case Table:
-			rows := make([]string, len(blk.Rows))
-			for i, r := range blk.Rows {
-				lines := []string{"  * " + textInlines(r[0])}
-				for j := 1; j < len(r); j++ {
-					lines = append(lines, "      "+textInlines(blk.Header[j])+": "+textInlines(r[j]))
-				}
-				rows[i] = strings.Join(lines, "\n")
-			}
-			parts = append(parts, strings.Join(rows, "\n"))
+	b := make([]byte, 0, sizeHint(doc)*9/8)
+	underlined := func(ins []Inline, c byte) {
+		start := len(b)
+		b = appendTextInlines(b, ins)
+		n := utf8.RuneCount(b[start:])
+		b = append(b, '\n')
+		for range n {
+			b = append(b, c)
 		}
 	}
-	return strings.Join(parts, "\n\n") + "\n"
+	underlined(doc.Title, '=')
+	for i := range doc.Blocks {
+		blk := &doc.Blocks[i]
+		b = append(b, "\n\n"...)
+		switch blk.Kind {
+		case Heading:
+			underlined(blk.Inlines, '-')
+		case Paragraph:
+			b = appendTextInlines(b, blk.Inlines)
+		case List:
+			for j, it := range blk.Items {
+				if j > 0 {
+					b = append(b, '\n')
+				}
+				b = append(b, "  * "...)
+				b = appendTextInlines(b, it)
+			}
+		case Table:
+			for j, r := range blk.Rows {
+				if j > 0 {
+					b = append(b, '\n')
+				}
+				b = append(b, "  * "...)
+				b = appendTextInlines(b, r[0])
+				for k := 1; k < len(r); k++ {
+					b = append(b, "\n      "...)
+					b = appendTextInlines(b, blk.Header[k])
+					b = append(b, ": "...)
+					b = appendTextInlines(b, r[k])
+				}
+			}
+		}
+	}
+	b = append(b, '\n')
+	return bytesString(b)
 }
