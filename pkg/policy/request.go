@@ -326,6 +326,9 @@ func decodeObject(body []byte) (map[string]json.RawMessage, []string, error) {
 	return raw, dups, nil
 }
 
+// FieldNames are the members a generation request may have.
+func FieldNames() []string { return slices.Clone(fieldNames) }
+
 var fieldNames = []string{
 	"type", "businessName", "websiteUrl", "businessType", "language", "jurisdiction",
 	"collectsPayments", "collectsUserData", "usesAnalytics", "thirdPartyServices",

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/policygen/policygen/pkg/account"
+	"github.com/policygen/policygen/pkg/policy"
 	"github.com/policygen/policygen/pkg/store"
 	"github.com/policygen/policygen/pkg/web"
 )
@@ -380,5 +381,23 @@ func TestUnknownPagesAre404(t *testing.T) {
 	// API paths keep the API's answers.
 	if a := c.get("/v1/nope"); a.status != 404 || !strings.HasPrefix(a.header.Get("Content-Type"), "application/problem+json") {
 		t.Errorf("GET /v1/nope = %d %s, want the API's problem+json", a.status, a.header.Get("Content-Type"))
+	}
+}
+
+// TestGenerateFormHasEveryField: the dashboard's form offers every field
+// the API takes, so a field added to the request cannot be left out of it.
+func TestGenerateFormHasEveryField(t *testing.T) {
+	s := newSite(t)
+	s.user(t, account.Starter, "a@example.com", goodPassword)
+	c := newClient(t, s)
+	c.signIn("a@example.com", goodPassword)
+	page := c.get("/policies/new").body
+	for _, f := range policy.FieldNames() {
+		if f == "memberState" {
+			continue // chosen in the jurisdiction list, whose options include each member state
+		}
+		if !strings.Contains(page, `name="`+f+`"`) {
+			t.Errorf("the generate form has no control named %q", f)
+		}
 	}
 }
