@@ -423,7 +423,7 @@ type GenerateRequest struct {
 	// HostingProvider The company that hosts the website (a catalog service such as aws or shopify, or a name). Without it the document shows a placeholder.
 	HostingProvider *string `json:"hostingProvider,omitempty"`
 
-	// Jurisdiction A jurisdiction id from GET /v1/catalog (EU, UK, US-CA, ...), an alias (GB, United Kingdom, EEA, California), or an EU or EEA member state (DE, Germany), which means EU with that state's supervisory authority named for complaints (stored as memberState). A comma-separated list (at most 20) asks for one document that meets every listed jurisdiction's laws; it is stored as ids in catalog order ("EU,US-CA"). Two jurisdictions that each have their own international-transfer rules (EU and UK) need a document each.
+	// Jurisdiction A jurisdiction id from GET /v1/catalog (EU, UK, US-CA, ...), an alias (GB, United Kingdom, EEA, California), or an EU or EEA member state (DE, Germany), which means EU with that state's supervisory authority named for complaints (stored as memberState). A comma-separated list (at most 20) asks for one document that meets every listed jurisdiction's laws; it is stored as ids in catalog order ("EU,US-CA"). EU and UK together give one document with a transfer table, Art. 27 representative and supervisory authority for each.
 	//
 	// Examples: EU, UK, US-CA
 	Jurisdiction string                   `json:"jurisdiction"`

@@ -20,7 +20,9 @@ type Input struct {
 	Implied []string
 	// UnsafeguardedTransfers names services whose international transfer
 	// has no known adequacy decision or safeguard.
-	UnsafeguardedTransfers []string
+	// By the id of the law (gdpr, uk-gdpr) under which the safeguard is
+	// missing.
+	UnsafeguardedTransfers map[string][]string
 	// ContractualTransfers is true when a transfer rests on contractual
 	// safeguards only (no adequacy decision or DPF certification).
 	ContractualTransfers bool
@@ -186,34 +188,40 @@ func Flags(in Input) []Flag {
 			break
 		}
 	}
-	gdpr := has("gdpr")
-	if gdpr == nil {
-		gdpr = has("uk-gdpr")
+	// A document for the EU and the UK answers to both GDPRs and both
+	// cookie laws: their flags are raised under each.
+	var gdprs []*Law
+	for _, id := range []string{"gdpr", "uk-gdpr"} {
+		if l := has(id); l != nil {
+			gdprs = append(gdprs, l)
+		}
 	}
-	cookieLaw := ""
-	if l := has("eprivacy"); l != nil {
-		cookieLaw = l.ShortName
-	} else if l := has("pecr"); l != nil {
-		cookieLaw = l.ShortName
+	var cookieLaws []string
+	for _, id := range []string{"eprivacy", "pecr"} {
+		if l := has(id); l != nil {
+			cookieLaws = append(cookieLaws, l.ShortName)
+		}
 	}
 	ccpa := has("ccpa") != nil
 
-	if cookieLaw != "" && in.Facts[FactSetsNonEssentialCookies] {
-		switch {
-		case in.ConsentBanner != nil && !*in.ConsentBanner:
-			raise("cookie_consent_not_collected", "", cookieLaw)
-		case in.ConsentBanner != nil:
-			raise("cookie_consent_required", "", cookieLaw)
+	for _, cookieLaw := range cookieLaws {
+		if in.Facts[FactSetsNonEssentialCookies] {
+			switch {
+			case in.ConsentBanner != nil && !*in.ConsentBanner:
+				raise("cookie_consent_not_collected", "", cookieLaw)
+			case in.ConsentBanner != nil:
+				raise("cookie_consent_required", "", cookieLaw)
+			}
+		}
+		if in.EmailTracking {
+			raise("email_tracking_consent", "", cookieLaw)
 		}
 	}
-	if cookieLaw != "" && in.EmailTracking {
-		raise("email_tracking_consent", "", cookieLaw)
-	}
-	if gdpr != nil {
+	for _, gdpr := range gdprs {
 		for _, s := range in.JointControllers {
 			raise("joint_controller_arrangement", s, gdpr.ShortName)
 		}
-		for _, s := range in.UnsafeguardedTransfers {
+		for _, s := range in.UnsafeguardedTransfers[gdpr.ID] {
 			raise("transfer_safeguard_unknown", s, gdpr.ShortName)
 		}
 		if !in.DPOStated {
@@ -252,8 +260,10 @@ func Flags(in Input) []Flag {
 	if !in.Facts[FactHasThirdPartyServices] || (in.Services <= 1 && len(in.UnknownServices) == 0) {
 		raise("no_third_party_services", "", primary)
 	}
-	if gdpr != nil && in.SpecialCategory {
-		raise("special_category_data", "", gdpr.ShortName)
+	if in.SpecialCategory {
+		for _, gdpr := range gdprs {
+			raise("special_category_data", "", gdpr.ShortName)
+		}
 	}
 	for _, s := range in.SectorLaws {
 		raise("sector_"+strings.ToLower(s), "", s)

@@ -29,6 +29,7 @@ var generators = map[string]func(*builder) []Block{
 	"ccpaSources":         genCCPASources,
 	"cookiesUnknown":      genCookiesUnknown,
 	"summary":             genSummary,
+	"representatives":     genRepresentatives,
 	"toc":                 genContents,
 }
 
@@ -81,10 +82,10 @@ func genSummary(b *builder) []Block {
 	return []Block{l}
 }
 
-// jlabel is the label for key in the document's jurisdiction
+// jlabel is the label for key in the current regime's jurisdiction
 // ("key.UK") where there is one, else the general label.
 func (b *builder) jlabel(key string) string {
-	if v, ok := b.t.Labels[key+"."+b.f.Jurisdiction.ID]; ok {
+	if v, ok := b.t.Labels[key+"."+b.regime.ID]; ok {
 		return v
 	}
 	return b.label(key)
@@ -286,12 +287,33 @@ func (b *builder) country(code string) string {
 	return CountryName(code)
 }
 
+// genTransfers is the table of transfers out of each transfer regime's
+// region, each under a caption naming the regime when there are several.
 func genTransfers(b *builder) []Block {
+	regimes := b.f.transferRegimes()
+	if len(regimes) == 1 {
+		return []Block{b.transferTable(regimes[0])}
+	}
+	defer b.useRegime(catalog.Jurisdiction{})
+	var out []Block
+	for _, r := range regimes {
+		b.useRegime(r)
+		t := b.transferTable(r)
+		if len(t.Rows) == 0 {
+			continue
+		}
+		out = append(out, Block{Kind: Paragraph, Inlines: b.labelInlines("transfer.regime", nil)}, t)
+	}
+	return out
+}
+
+// transferTable lists the services that transfer personal data out of j's
+// region, with what each transfer rests on under j's law.
+func (b *builder) transferTable(j catalog.Jurisdiction) Block {
 	t := Block{Kind: Table, Header: b.header("service", "country", "adequacy", "safeguard")}
 	t.Header[2] = text(b.jlabel("table.adequacy"))
-	j := b.f.Jurisdiction
 	for _, s := range b.f.Services {
-		if !s.Transfer {
+		if !transfersOutOf(j, s.Service) {
 			continue
 		}
 		country := b.label("country.unknown")
@@ -342,7 +364,26 @@ func genTransfers(b *builder) []Block {
 			text(safeguard + "."),
 		})
 	}
-	return []Block{t}
+	return t
+}
+
+// genRepresentatives names the Art. 27 representative in each regime's
+// region where the business is not established.
+func genRepresentatives(b *builder) []Block {
+	var out []Block
+	for _, r := range b.f.transferRegimes() {
+		if !b.f.needsRepresentativeIn(r) {
+			continue
+		}
+		if b.byRegime != nil {
+			b.useRegime(r)
+		}
+		out = append(out, Block{Kind: Paragraph, Inlines: b.labelInlines("representative.text", nil)})
+	}
+	if b.byRegime != nil {
+		b.useRegime(catalog.Jurisdiction{})
+	}
+	return out
 }
 
 // Transfer bases, strongest first.

@@ -2,11 +2,13 @@ package policy
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
 	"unicode"
 
+	"github.com/policygen/policygen/pkg/catalog"
 	"github.com/policygen/policygen/pkg/compliance"
 )
 
@@ -87,6 +89,16 @@ type builder struct {
 	t    *Wording
 	date time.Time
 	vars map[string][]Inline
+	// regime is the jurisdiction whose words the current clause uses
+	// (jlabel, region, law, authority): the primary one, or in a
+	// document for several transfer regimes the regime a clause or table
+	// is about.
+	regime catalog.Jurisdiction
+	// base are the document's placeholder values; byRegime the same with
+	// one regime's region, law, authority and representative, set only
+	// when the document covers several regimes.
+	base     map[string][]Inline
+	byRegime map[string]map[string][]Inline
 }
 
 func (b *builder) label(key string) string {
@@ -244,6 +256,35 @@ func (b *builder) setVars() {
 			v["lawShort"] = text(b.label("lawShort." + l.ID))
 		}
 	}
+	b.regime = f.Jurisdiction
+	if len(f.Regimes) > 1 {
+		b.byRegime = map[string]map[string][]Inline{}
+		var regions, names, shorts []string
+		for _, r := range f.Regimes {
+			rv := maps.Clone(v)
+			rv["region"] = text(b.label("region." + r.ID))
+			regions = append(regions, b.label("region."+r.ID))
+			for _, l := range f.Laws {
+				if n := b.label("law." + l.ID); n != "" && slices.Contains(l.Jurisdictions, r.ID) {
+					rv["lawName"], rv["lawShort"] = text(n), text(b.label("lawShort."+l.ID))
+					names, shorts = append(names, n), append(shorts, b.label("lawShort."+l.ID))
+				}
+			}
+			if a := r.Authority; a != nil {
+				rv["authorityName"] = text(a.Name)
+				rv["authorityUrl"] = []Inline{{Kind: Link, Text: a.URL, URL: a.URL}}
+			}
+			if rep := f.representativeFor(r); rep != "" {
+				rv["representative"] = text(userText(rep))
+			} else {
+				rv["representative"] = missing("representative")
+			}
+			b.byRegime[r.ID] = rv
+		}
+		// Clauses about every regime at once name them all.
+		v["region"], v["lawName"], v["lawShort"] = text(b.join(regions)), text(b.join(names)), text(b.join(shorts))
+	}
+	b.base = v
 	var cats []string
 	for _, s := range f.Services {
 		cats = addUnique(cats, b.label("serviceCategory."+s.Category))
@@ -286,6 +327,39 @@ func (b *builder) joinOr(items []string) string {
 		return b.join(items)
 	}
 	return strings.Join(items[:len(items)-1], b.label("listSeparator")) + b.label("listLastSeparatorOr") + items[len(items)-1]
+}
+
+// useRegime makes r's words current (the primary's and the document's
+// when r is the zero value).
+func (b *builder) useRegime(r catalog.Jurisdiction) {
+	if rv, ok := b.byRegime[r.ID]; ok {
+		b.regime, b.vars = r, rv
+		return
+	}
+	b.regime, b.vars = b.f.Jurisdiction, b.base
+}
+
+// clauseRegime is the one transfer regime whose laws a clause satisfies
+// (the UK complaint clause satisfies UK GDPR only), or the zero value for
+// a clause about several regimes or none.
+func (b *builder) clauseRegime(c Clause) catalog.Jurisdiction {
+	var found catalog.Jurisdiction
+	for _, id := range c.Satisfies {
+		r, ok := compliance.FindRequirement(b.f.Laws, id)
+		if !ok {
+			continue
+		}
+		for _, g := range b.f.Regimes {
+			if !slices.ContainsFunc(b.f.Laws, func(l compliance.Law) bool { return l.ID == r.Law && slices.Contains(l.Jurisdictions, g.ID) }) {
+				continue
+			}
+			if found.ID != "" && found.ID != g.ID {
+				return catalog.Jurisdiction{}
+			}
+			found = g
+		}
+	}
+	return found
 }
 
 // holds reports whether every condition of when holds: "x" holds when x
@@ -333,6 +407,9 @@ func (b *builder) build(s *Structure, applicable []compliance.Requirement) (*Doc
 		for _, c := range sec.Clauses {
 			if !holds(cond, c.When) {
 				continue
+			}
+			if b.byRegime != nil {
+				b.useRegime(b.clauseRegime(c))
 			}
 			cb, err := b.clause(c.ID, sec.ID)
 			if err != nil {

@@ -18,6 +18,11 @@ type Facts struct {
 	// rules, region and authority the shared clauses use.
 	Jurisdictions []catalog.Jurisdiction
 	Jurisdiction  catalog.Jurisdiction
+	// Regimes are the listed jurisdictions with their own international
+	// transfer rules (catalog transferMechanisms: the EU, the UK), in
+	// catalog order: each has its transfer table, its Art. 27
+	// representative and its own safeguards.
+	Regimes []catalog.Jurisdiction
 	// Laws are every listed jurisdiction's laws for the document's type,
 	// each once, in id order.
 	Laws []compliance.Law
@@ -142,10 +147,17 @@ func buildFacts(req Request, cat *catalog.Catalog, laws []compliance.Law) (*Fact
 	if !ok {
 		return nil, fmt.Errorf("policy: unknown business type %q", req.BusinessType)
 	}
+	var regimes []catalog.Jurisdiction
+	for _, x := range js {
+		if len(x.TransferMechanisms) > 0 {
+			regimes = append(regimes, x)
+		}
+	}
 	f := &Facts{
 		Request:       req,
 		Jurisdictions: js,
 		Jurisdiction:  j,
+		Regimes:       regimes,
 		Laws:          compliance.ForType(LawsFor(laws, jids), req.Type),
 		Set:           compliance.FactSet{},
 	}
@@ -257,15 +269,21 @@ func buildFacts(req Request, cat *catalog.Catalog, laws []compliance.Law) (*Fact
 			for k, v := range s.Transfers {
 				t[k] = slices.Clone(v)
 			}
-			t[j.ID] = addUnique(t[j.ID], extra...)
+			// Each mechanism counts for the regime whose law knows it.
+			for _, r := range f.transferRegimes() {
+				for _, m := range extra {
+					if slices.Contains(r.TransferMechanisms, m) {
+						t[r.ID] = addUnique(t[r.ID], m)
+					}
+				}
+			}
 			s.Transfers = t
 		}
 		sc, _ := cat.ServiceCategory(s.Category)
 		sf := ServiceFact{Service: s, Purposes: sc.Purposes}
 		// A provider of unknown country may be outside the region: the
 		// document says so rather than that nothing is transferred.
-		sf.Transfer = s.ProviderCountry == "" || !slices.Contains(j.Countries, s.ProviderCountry) ||
-			slices.ContainsFunc(s.AccessCountries, func(c string) bool { return !slices.Contains(j.Countries, c) })
+		sf.Transfer = slices.ContainsFunc(f.transferRegimes(), func(r catalog.Jurisdiction) bool { return transfersOutOf(r, s) })
 		// A category the service category narrows (a payment provider's
 		// device data serves fraud screening, not the payment itself) is
 		// used only for those purposes.
@@ -442,11 +460,32 @@ func crossSite(s ServiceFact) bool {
 	return thirdParty(s.Service)
 }
 
-// needsRepresentative: a controller not established in the region names
+// transferRegimes are the regions transfers are judged against: the
+// regimes listed, or the primary jurisdiction when none is.
+func (f *Facts) transferRegimes() []catalog.Jurisdiction {
+	if len(f.Regimes) > 0 {
+		return f.Regimes
+	}
+	return []catalog.Jurisdiction{f.Jurisdiction}
+}
+
+// transfersOutOf reports whether a service's provider is, or may access
+// the data from, outside r's region (a provider of unknown country may be).
+func transfersOutOf(r catalog.Jurisdiction, s catalog.Service) bool {
+	return s.ProviderCountry == "" || !slices.Contains(r.Countries, s.ProviderCountry) ||
+		slices.ContainsFunc(s.AccessCountries, func(c string) bool { return !slices.Contains(r.Countries, c) })
+}
+
+// needsRepresentativeIn: a controller not established in r's region names
 // its Art. 27 representative there (one established there does not).
-func (f *Facts) needsRepresentative() bool {
+func (f *Facts) needsRepresentativeIn(r catalog.Jurisdiction) bool {
 	e := f.Request.EstablishedIn
-	return f.gdprFamily() && e != "" && !slices.Contains(f.Jurisdiction.Countries, e)
+	return f.gdprFamily() && e != "" && !slices.Contains(r.Countries, e)
+}
+
+// needsRepresentative: some regime needs an Art. 27 representative.
+func (f *Facts) needsRepresentative() bool {
+	return slices.ContainsFunc(f.transferRegimes(), f.needsRepresentativeIn)
 }
 
 // emailTracker reports whether a service sends emails that can carry
@@ -456,9 +495,13 @@ func emailTracker(s ServiceFact) bool {
 }
 
 // representative is the Art. 27 representative the request names for the
-// document's jurisdiction (the field its catalog entry names).
-func (f *Facts) representative() string {
-	switch f.Jurisdiction.RepresentativeField {
+// primary jurisdiction.
+func (f *Facts) representative() string { return f.representativeFor(f.Jurisdiction) }
+
+// representativeFor is the Art. 27 representative the request names for
+// r (the field its catalog entry names).
+func (f *Facts) representativeFor(r catalog.Jurisdiction) string {
+	switch r.RepresentativeField {
 	case "euRepresentative":
 		return f.Request.EURepresentative
 	case "ukRepresentative":
@@ -508,9 +551,11 @@ func (f *Facts) conditions() map[string]bool {
 	c["tollFreeRequired"] = f.HasLaw(lawCCPA) && req.OnlineOnly != nil && !*req.OnlineOnly
 	// Art. 27: a controller not established in the region names its
 	// representative there; one established there does not need one.
-	c["establishedInRegion"] = req.EstablishedIn != "" && slices.Contains(f.Jurisdiction.Countries, req.EstablishedIn)
+	c["establishedInRegion"] = req.EstablishedIn != "" && slices.ContainsFunc(f.transferRegimes(), func(r catalog.Jurisdiction) bool { return slices.Contains(r.Countries, req.EstablishedIn) })
 	c["needsRepresentative"] = f.needsRepresentative()
-	c["hasRepresentative"] = c["needsRepresentative"] && f.representative() != ""
+	c["hasRepresentative"] = c["needsRepresentative"] && !slices.ContainsFunc(f.transferRegimes(), func(r catalog.Jurisdiction) bool {
+		return f.needsRepresentativeIn(r) && f.representativeFor(r) == ""
+	})
 	// Third parties that may collect information about a visitor's
 	// activity over time and across websites (Cal. Bus. & Prof. Code
 	// § 22575(b)(6)): advertising, social and embedded-content services,

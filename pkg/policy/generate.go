@@ -8,6 +8,7 @@ package policy
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/policygen/policygen/pkg/compliance"
@@ -151,14 +152,26 @@ func Assess(f *Facts, applicable []compliance.Requirement) compliance.Assessment
 		if s.JointController != nil && *s.JointController {
 			in.JointControllers = append(in.JointControllers, s.Name)
 		}
-		if !f.gdprFamily() || !s.Transfer {
+		if !f.gdprFamily() {
 			continue
 		}
-		switch transferBasis(f.Jurisdiction, s) {
-		case basisNone:
-			in.UnsafeguardedTransfers = append(in.UnsafeguardedTransfers, s.Name)
-		case basisContract:
-			in.ContractualTransfers = true
+		for _, r := range f.transferRegimes() {
+			if !transfersOutOf(r, s.Service) {
+				continue
+			}
+			switch transferBasis(r, s) {
+			case basisNone:
+				for _, l := range f.Laws {
+					if (l.ID == lawGDPR || l.ID == lawUKGDPR) && slices.Contains(l.Jurisdictions, r.ID) {
+						if in.UnsafeguardedTransfers == nil {
+							in.UnsafeguardedTransfers = map[string][]string{}
+						}
+						in.UnsafeguardedTransfers[l.ID] = append(in.UnsafeguardedTransfers[l.ID], s.Name)
+					}
+				}
+			case basisContract:
+				in.ContractualTransfers = true
+			}
 		}
 	}
 	return compliance.Assess(in)

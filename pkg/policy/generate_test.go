@@ -34,9 +34,9 @@ func matrixJurisdictions(c *catalog.Catalog) []string {
 }
 
 // matrixCombinations are multi-jurisdiction requests in canonical form:
-// each jurisdiction without its own transfer regime with each one that has
-// one (in turn), and every jurisdiction without one together with the first
-// that has one.
+// each jurisdiction without its own transfer regime with one that has one
+// (in turn), every jurisdiction without one together with the first that
+// has one, the transfer regimes together, and every jurisdiction at once.
 func matrixCombinations(c *catalog.Catalog) []string {
 	var regimes, others []string
 	for _, j := range c.Jurisdictions {
@@ -63,6 +63,10 @@ func matrixCombinations(c *catalog.Catalog) []string {
 			all = append(all, regimes[0])
 		}
 		out = append(out, canonical(all...))
+	}
+	if len(regimes) > 1 {
+		out = append(out, canonical(slices.Clone(regimes)...))
+		out = append(out, canonical(append(slices.Clone(regimes), others...)...))
 	}
 	return out
 }
@@ -311,18 +315,21 @@ func completeRequest(req *Request) {
 		slices.Sort(req.ThirdPartyServices)
 	}
 	// The business names the safeguard of every transfer the catalog
-	// cannot place.
-	if mechs := jurisdictionMechanisms(primaryJurisdiction(JurisdictionIDs(req.Jurisdiction))); len(mechs) > 0 {
-		facts, err := BuildFacts(*req)
-		if err != nil {
-			panic(err)
-		}
+	// cannot place, for each transfer regime (eu_sccs, uk_idta).
+	facts, err := BuildFacts(*req)
+	if err != nil {
+		panic(err)
+	}
+	if !facts.gdprFamily() {
+		return
+	}
+	for _, r := range facts.transferRegimes() {
 		for _, s := range facts.Services {
-			if s.Transfer && transferBasis(facts.Jurisdiction, s) == basisNone {
+			if transfersOutOf(r, s.Service) && transferBasis(r, s) == basisNone {
 				if req.TransferSafeguards == nil {
 					req.TransferSafeguards = map[string][]string{}
 				}
-				req.TransferSafeguards[s.ID] = []string{mechs[1]} // eu_sccs, uk_idta
+				req.TransferSafeguards[s.ID] = append(req.TransferSafeguards[s.ID], r.TransferMechanisms[1])
 			}
 		}
 	}
@@ -574,11 +581,22 @@ func checkOne(t *testing.T, name string, req Request, laws []compliance.Law) {
 func expectFacts(t *testing.T, req Request) compliance.FactSet {
 	t.Helper()
 	c := mustCatalog(t)
-	// Transfers are judged against the primary jurisdiction's region (the
-	// one with its own transfer rules, else the first listed).
-	j, ok := c.Jurisdiction(primaryJurisdiction(JurisdictionIDs(req.Jurisdiction)))
-	if !ok {
-		t.Fatalf("unknown jurisdiction %s", req.Jurisdiction)
+	// Transfers are judged against the region of each listed jurisdiction
+	// with its own transfer rules (EU, UK), or of the first listed when
+	// none has them.
+	var regions []catalog.Jurisdiction
+	for _, id := range JurisdictionIDs(req.Jurisdiction) {
+		j, ok := c.Jurisdiction(id)
+		if !ok {
+			t.Fatalf("unknown jurisdiction %s", id)
+		}
+		if len(j.TransferMechanisms) > 0 {
+			regions = append(regions, j)
+		}
+	}
+	if len(regions) == 0 {
+		j, _ := c.Jurisdiction(JurisdictionIDs(req.Jurisdiction)[0])
+		regions = append(regions, j)
 	}
 	services := slices.Clone(req.ThirdPartyServices)
 	if req.HostingProvider != "" && !slices.Contains(services, req.HostingProvider) {
@@ -609,10 +627,12 @@ func expectFacts(t *testing.T, req Request) compliance.FactSet {
 		if s.Category != "payments" && (s.CCPARole == catalog.RoleThirdParty || s.CCPARole == "" && (s.Category == "advertising" || s.Category == "social")) {
 			f[compliance.FactSellsOrShares] = true
 		}
-		// A provider outside the region, of unknown country, or that
+		// A provider outside a region, of unknown country, or that
 		// accesses the data from outside it, transfers it (Chapter V).
-		if !slices.Contains(j.Countries, s.ProviderCountry) || slices.ContainsFunc(s.AccessCountries, func(a string) bool { return !slices.Contains(j.Countries, a) }) {
-			f[compliance.FactInternationalTransfers] = true
+		for _, j := range regions {
+			if !slices.Contains(j.Countries, s.ProviderCountry) || slices.ContainsFunc(s.AccessCountries, func(a string) bool { return !slices.Contains(j.Countries, a) }) {
+				f[compliance.FactInternationalTransfers] = true
+			}
 		}
 		if s.JointController != nil && *s.JointController {
 			f[compliance.FactJointControllers] = true

@@ -270,7 +270,7 @@ func ParseRequest(body []byte) (Request, error) {
 	req.CCPAThresholdsMet = optBool("ccpaThresholdsMet")
 	req.Retention = retention(raw["retention"], &bad)
 	if req.Jurisdiction != "" {
-		req.TransferSafeguards = safeguards(raw["transferSafeguards"], primaryJurisdiction(JurisdictionIDs(req.Jurisdiction)), &bad)
+		req.TransferSafeguards = safeguards(raw["transferSafeguards"], JurisdictionIDs(req.Jurisdiction), &bad)
 	}
 	req.Format = enum("format", "format", false, DefaultFormat, Formats, strings.ToLower, nil)
 	if s, ok := str("effectiveDate", false, len(DateLayout)); ok && s != "" {
@@ -483,19 +483,6 @@ func jurisdiction(raw map[string]json.RawMessage, str func(string, bool, int) (s
 	// Jurisdictions in catalog order: the canonical form.
 	order := Jurisdictions()
 	slices.SortFunc(ids, func(a, b string) int { return slices.Index(order, a) - slices.Index(order, b) })
-	// A document renders the international-transfer rules (tables of
-	// safeguards, the Art. 27 representative, the supervisory authority) of
-	// one such regime; two of them need a document each for now.
-	var regimes []string
-	for _, id := range ids {
-		if len(jurisdictionMechanisms(id)) > 0 {
-			regimes = append(regimes, id)
-		}
-	}
-	if len(regimes) > 1 {
-		bad.AddValue("jurisdiction", fmt.Sprintf("combines %s, each with its own international-transfer rules; one document covers one of them: generate one document for each (the others may stay in each list)", strings.Join(regimes, " and ")), s, nil)
-		return "", ""
-	}
 	j := strings.Join(ids, ",")
 	if m, given := str("memberState", false, 64); given && m != "" {
 		c, found := resolveCountry(m)
@@ -550,7 +537,7 @@ func jurisdictionMechanisms(id string) []string {
 // mechanism ids valid in the jurisdiction. The services are checked against
 // the request's services in BuildFacts' todos, not here: an entry for a
 // service not used is harmless and reported as a 422 to catch typos.
-func safeguards(v json.RawMessage, jurisdiction string, bad *errs.Fields) map[string][]string {
+func safeguards(v json.RawMessage, jurisdictions []string, bad *errs.Fields) map[string][]string {
 	if v == nil || string(v) == "null" {
 		return nil
 	}
@@ -559,7 +546,20 @@ func safeguards(v json.RawMessage, jurisdiction string, bad *errs.Fields) map[st
 		bad.Add("transferSafeguards", `must be an object mapping services to arrays of mechanisms, such as {"hubspot": ["eu_sccs"]}`)
 		return nil
 	}
-	allowed := jurisdictionMechanisms(jurisdiction)
+	// The mechanisms the listed jurisdictions' laws know, each counted for
+	// the jurisdiction that knows it (facts.go).
+	var allowed, regimes []string
+	for _, id := range jurisdictions {
+		if m := jurisdictionMechanisms(id); len(m) > 0 {
+			regimes = append(regimes, id)
+			for _, x := range m {
+				if !slices.Contains(allowed, x) {
+					allowed = append(allowed, x)
+				}
+			}
+		}
+	}
+	jurisdiction := strings.Join(regimes, " and ")
 	out := map[string][]string{}
 	for k, ms := range m {
 		field := "transferSafeguards." + k

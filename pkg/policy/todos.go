@@ -2,10 +2,10 @@ package policy
 
 import (
 	"fmt"
-	"github.com/policygen/policygen/pkg/catalog"
 	"slices"
 	"strings"
 
+	"github.com/policygen/policygen/pkg/catalog"
 	"github.com/policygen/policygen/pkg/compliance"
 )
 
@@ -73,18 +73,37 @@ func todos(f *Facts) []compliance.Todo {
 			cite("Art. 13(1)(e); Directive 2002/58/EC Art. 5(3)", "Cal. Civ. Code § 1798.130(a)(5)(B)(iv)", "Cal. Bus. & Prof. Code § 22575(b)(1), (b)(6)"))
 	}
 	if gdpr {
-		switch {
-		case req.EstablishedIn == "":
-			add("establishedIn", "The country where the business is established decides whether the policy must name a representative in the "+f.Jurisdiction.Region+" (Art. 27).", prefix+"Art. 13(1)(a), Art. 27")
-		case f.needsRepresentative() && f.representative() == "":
-			add(f.Jurisdiction.RepresentativeField, "A business not established in the "+f.Jurisdiction.Region+" that offers goods or services to people there names its representative there; the policy shows a placeholder.", prefix+"Art. 13(1)(a), Art. 27")
+		regimes := f.transferRegimes()
+		// rprefix is the short name of r's GDPR-family law, for citations.
+		rprefix := func(r catalog.Jurisdiction) string {
+			for _, l := range f.Laws {
+				if (l.ID == lawGDPR || l.ID == lawUKGDPR) && slices.Contains(l.Jurisdictions, r.ID) {
+					return l.ShortName + " "
+				}
+			}
+			return prefix
 		}
-		// A transfer out of the region must name its safeguard (Art.
+		if req.EstablishedIn == "" {
+			var regions []string
+			for _, r := range regimes {
+				regions = append(regions, r.Region)
+			}
+			add("establishedIn", "The country where the business is established decides whether the policy must name a representative in the "+strings.Join(regions, " or the ")+" (Art. 27).", prefix+"Art. 13(1)(a), Art. 27")
+		} else {
+			for _, r := range regimes {
+				if f.needsRepresentativeIn(r) && f.representativeFor(r) == "" {
+					add(r.RepresentativeField, "A business not established in the "+r.Region+" that offers goods or services to people there names its representative there; the policy shows a placeholder.", rprefix(r)+"Art. 13(1)(a), Art. 27")
+				}
+			}
+		}
+		// A transfer out of a region must name its safeguard (Art.
 		// 13(1)(f)); where the catalog records none, the business does.
-		for _, sv := range f.Services {
-			if sv.Transfer && transferBasis(f.Jurisdiction, sv) == basisNone {
-				add("transferSafeguards."+sv.ID, fmt.Sprintf("%s may receive personal data outside the %s and the catalog records no safeguard for it; give the mechanism your contract with the provider relies on (%s).",
-					sv.Name, f.Jurisdiction.Region, strings.Join(f.Jurisdiction.TransferMechanisms, ", ")), prefix+"Art. 13(1)(f), Art. 46")
+		for _, r := range regimes {
+			for _, sv := range f.Services {
+				if transfersOutOf(r, sv.Service) && transferBasis(r, sv) == basisNone {
+					add("transferSafeguards."+sv.ID, fmt.Sprintf("%s may receive personal data outside the %s and the catalog records no safeguard for it; give the mechanism your contract with the provider relies on (%s).",
+						sv.Name, r.Region, strings.Join(r.TransferMechanisms, ", ")), rprefix(r)+"Art. 13(1)(f), Art. 46")
+				}
 			}
 		}
 		if f.Set[compliance.FactSetsNonEssentialCookies] && req.ConsentBanner == nil {
