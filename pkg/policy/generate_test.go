@@ -419,7 +419,9 @@ func checkOne(t *testing.T, name string, req Request, laws []compliance.Law) {
 	expected[compliance.FactConsentBasis] = facts.Set[compliance.FactConsentBasis]
 	// Every item of the jurisdiction's checklists whose conditions hold;
 	// below the CCPA thresholds, only CalOPPA's.
-	lawsHere := compliance.ForJurisdiction(laws, req.Jurisdiction)
+	// Only the items of the request's document type (laws may cover every
+	// jurisdiction, "*", with items for other types).
+	lawsHere := compliance.ForType(compliance.ForJurisdiction(laws, req.Jurisdiction), req.Type)
 	if req.CCPAThresholdsMet != nil && !*req.CCPAThresholdsMet {
 		lawsHere = slices.DeleteFunc(lawsHere, func(l compliance.Law) bool { return strings.HasPrefix(l.ID, "ccpa") })
 	}
