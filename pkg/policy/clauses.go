@@ -236,7 +236,7 @@ var placeholders = []string{
 	"consentMethod", "emailServices", "memberStateName", "memberAuthorityName", "memberAuthorityUrl",
 	"crossSiteServices", "optOutLinkStatus", "optOutSignalsStatus",
 	// Contract documents (terms, eula, acceptable-use).
-	"governingLaw", "minimumAge", "billingPeriod", "cancellationMethod",
+	"governingLaw", "minimumAge", "billingPeriod", "cancellationMethod", "subscriptionTerms",
 }
 
 // labelPlaceholders are filled in by the generator that uses the label.

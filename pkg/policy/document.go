@@ -256,7 +256,8 @@ func (b *builder) setVars() {
 func (b *builder) contractVars(v map[string][]Inline, missing func(string) []Inline) {
 	req := b.f.Request
 	v["governingLaw"], v["minimumAge"] = missing("governingLaw"), missing("minimumAge")
-	v["billingPeriod"], v["cancellationMethod"] = missing("subscriptions"), missing("subscriptions")
+	v["subscriptionTerms"] = missing("subscriptions")
+	v["billingPeriod"], v["cancellationMethod"] = missing("billingPeriod"), missing("cancellation")
 	if req.GoverningLaw != "" {
 		v["governingLaw"] = text(governingLawName(req.GoverningLaw))
 	}

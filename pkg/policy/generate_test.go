@@ -541,6 +541,8 @@ func expectFacts(t *testing.T, req Request) compliance.FactSet {
 		}
 	}
 	f[compliance.FactAutomatedDecisions] = false
+	// Subscriptions that renew automatically until cancelled, paid for.
+	f[compliance.FactAutoRenews] = f[compliance.FactCollectsPayments] && req.Subscriptions.AutoRenewing()
 	return f
 }
 
