@@ -184,3 +184,35 @@ func TestContractFieldsValidation(t *testing.T) {
 		}
 	}
 }
+
+// TestContractItemsHaveClauses: every checklist item of the contract
+// documents is claimed by a clause of each document type it applies to, so
+// a jurisdiction whose catalog file arrives later (BR, AU) finds its items
+// already written for.
+func TestContractItemsHaveClauses(t *testing.T) {
+	laws, err := compliance.Laws()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lib, err := DefaultLibrary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, typ := range contractTypes {
+		claimed := map[string]bool{}
+		for _, sec := range lib.Structures[typ].Sections {
+			for _, c := range sec.Clauses {
+				for _, r := range c.Satisfies {
+					claimed[r] = true
+				}
+			}
+		}
+		for _, l := range compliance.ForType(laws, typ) {
+			for _, r := range l.Requirements {
+				if !claimed[r.ID] {
+					t.Errorf("%s: %s (%s) is claimed by no clause", typ, r.ID, l.ID)
+				}
+			}
+		}
+	}
+}
