@@ -256,6 +256,29 @@ func (b *builder) setVars() {
 			v["lawShort"] = text(b.label("lawShort." + l.ID))
 		}
 	}
+	var cats []string
+	for _, s := range f.Services {
+		cats = addUnique(cats, b.label("serviceCategory."+s.Category))
+	}
+	if len(f.Unknown) > 0 {
+		cats = addUnique(cats, b.label("serviceCategory.unknown"))
+	}
+	v["recipientCategories"] = text(b.join(cats))
+	var sold []string
+	for _, s := range f.Services {
+		if s.SellsOrShares {
+			sold = append(sold, s.Name)
+		}
+	}
+	v["soldSharedServices"] = text(b.join(sold))
+	var without []string
+	for _, p := range f.Purposes {
+		if w, ok := b.t.Labels["purpose."+p.ID+".withoutData"]; ok {
+			without = append(without, w)
+		}
+	}
+	v["provisionExamples"] = text(b.joinOr(without))
+	b.contractVars(v, missing)
 	b.regime = f.Jurisdiction
 	if len(f.Regimes) > 1 {
 		b.byRegime = map[string]map[string][]Inline{}
@@ -285,29 +308,29 @@ func (b *builder) setVars() {
 		v["region"], v["lawName"], v["lawShort"] = text(b.join(regions)), text(b.join(names)), text(b.join(shorts))
 	}
 	b.base = v
-	var cats []string
-	for _, s := range f.Services {
-		cats = addUnique(cats, b.label("serviceCategory."+s.Category))
-	}
-	if len(f.Unknown) > 0 {
-		cats = addUnique(cats, b.label("serviceCategory.unknown"))
-	}
-	v["recipientCategories"] = text(b.join(cats))
-	var sold []string
-	for _, s := range f.Services {
-		if s.SellsOrShares {
-			sold = append(sold, s.Name)
-		}
-	}
-	v["soldSharedServices"] = text(b.join(sold))
-	var without []string
-	for _, p := range f.Purposes {
-		if w, ok := b.t.Labels["purpose."+p.ID+".withoutData"]; ok {
-			without = append(without, w)
-		}
-	}
-	v["provisionExamples"] = text(b.joinOr(without))
 	b.vars = v
+}
+
+// contractVars fills the placeholders of the contract documents (terms,
+// eula, acceptable-use): the governing law, the minimum age and the
+// subscription terms, each a placeholder (and a todo) when not given.
+func (b *builder) contractVars(v map[string][]Inline, missing func(string) []Inline) {
+	req := b.f.Request
+	v["governingLaw"], v["minimumAge"] = missing("governingLaw"), missing("minimumAge")
+	v["subscriptionTerms"] = missing("subscriptions")
+	v["billingPeriod"], v["cancellationMethod"] = missing("billingPeriod"), missing("cancellation")
+	if req.GoverningLaw != "" {
+		v["governingLaw"] = text(governingLawName(req.GoverningLaw))
+	}
+	if req.MinimumAge > 0 {
+		v["minimumAge"] = text(fmt.Sprint(req.MinimumAge))
+	}
+	if s := req.Subscriptions; s != nil && s.BillingPeriod != "" {
+		v["billingPeriod"] = text(b.label("billingPeriod." + s.BillingPeriod))
+	}
+	if s := req.Subscriptions; s != nil && s.Cancellation != "" {
+		v["cancellationMethod"] = b.labelInlines("cancellation."+s.Cancellation, map[string][]Inline{"websiteUrl": v["websiteUrl"], "contactEmail": v["contactEmail"]})
+	}
 }
 
 // join lists items in prose: "a, b and c".

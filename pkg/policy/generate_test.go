@@ -304,6 +304,10 @@ func completeRequest(req *Request) {
 	req.DPOContact = "dpo@matrix.example"
 	req.ConsentBanner, req.OnlineOnly, req.SellsMinorsData, req.CCPAThresholdsMet, req.OptOutLink = &t, &f, &f, &t, &t
 	req.TollFreeNumber = "(800) 555-0199"
+	// Contract documents: the law and courts, the minimum age, and
+	// renewing subscriptions described in full where payments are taken.
+	req.GoverningLaw, req.MinimumAge = "GB-EAW", 18
+	req.Subscriptions = subscriptionCases()["renews-online"]
 	// A complete request names its analytics tool.
 	c, _ := catalog.Default()
 	named := slices.ContainsFunc(req.ThirdPartyServices, func(id string) bool {
@@ -662,6 +666,8 @@ func expectFacts(t *testing.T, req Request) compliance.FactSet {
 		}
 	}
 	f[compliance.FactAutomatedDecisions] = false
+	// Subscriptions that renew automatically until cancelled, paid for.
+	f[compliance.FactAutoRenews] = f[compliance.FactCollectsPayments] && req.Subscriptions.AutoRenewing()
 	return f
 }
 
@@ -1109,7 +1115,7 @@ func TestCCPACategoriesComplete(t *testing.T) {
 	}
 	en := lib.Texts["en"]
 	for name, req := range matrixRequests(c) {
-		if req.Jurisdiction != "US-CA" || !strings.HasSuffix(name, "complete=true") {
+		if req.Type != "privacy" || req.Jurisdiction != "US-CA" || !strings.HasSuffix(name, "complete=true") {
 			continue
 		}
 		doc, facts, _, err := Compose(req)

@@ -139,7 +139,7 @@ func TestParseRequestInvalid(t *testing.T) {
 		{"type missing", with(map[string]any{"type": nil}), []fieldErr{{"type", "is required", nil}}},
 		{"type not a string", with(map[string]any{"type": 1}), []fieldErr{{"type", "must be a string", nil}}},
 		{"type empty", with(map[string]any{"type": " "}), []fieldErr{{"type", "must not be empty", nil}}},
-		{"type not allowed", with(map[string]any{"type": "terms"}), []fieldErr{{"type", `"terms" is not a known document type.` + ref, []string{}}}},
+		{"type not allowed", with(map[string]any{"type": "invoice"}), []fieldErr{{"type", `"invoice" is not a known document type.` + ref, []string{}}}},
 		{"businessName missing", with(map[string]any{"businessName": nil}), []fieldErr{{"businessName", "is required", nil}}},
 		{"businessName too long", with(map[string]any{"businessName": long}), []fieldErr{{"businessName", "must be at most 200 characters", nil}}},
 		{"businessName control character", with(map[string]any{"businessName": "A\x07B"}), []fieldErr{{"businessName", "must not contain the control character U+0007: " + hygiene, nil}}},
@@ -250,7 +250,7 @@ func TestParseRequestDuplicateMembers(t *testing.T) {
 func TestAllowedSetsComeFromCatalog(t *testing.T) {
 	c := mustCatalog(t)
 	if !slices.Equal(ServiceIDs(), c.ServiceIDs()) || !slices.Equal(BusinessTypes(), c.BusinessTypeIDs()) ||
-		!slices.Equal(Jurisdictions(), []string{"EU", "UK", "US-CA"}) || !slices.Equal(Types(), []string{"privacy"}) || !slices.Equal(Languages(), []string{"en"}) {
+		!slices.Equal(Jurisdictions(), []string{"EU", "UK", "US-CA"}) || !slices.Equal(Types(), c.Types) || !slices.Equal(Languages(), []string{"en"}) {
 		t.Errorf("sets: %v %v %v %v %v", ServiceIDs(), BusinessTypes(), Jurisdictions(), Types(), Languages())
 	}
 }

@@ -39,6 +39,7 @@ var funcs = template.FuncMap{
 	"field":    field,
 	"required": func(f fieldView) fieldView { f.Required = true; return f },
 	"title":    titleCase,
+	"list":     func(s ...string) []string { return s },
 	"has": func(list []string, s string) bool {
 		for _, x := range list {
 			if x == s {

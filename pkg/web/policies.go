@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -157,6 +158,7 @@ func requestJSON(form url.Values) ([]byte, map[string][]string) {
 			req[f] = false
 		}
 	}
+	contractFields(form, req)
 	services := []string{}
 	for _, s := range form["thirdPartyServices"] {
 		if s = strings.TrimSpace(s); s != "" && !slices.Contains(services, s) {
@@ -189,6 +191,37 @@ func requestJSON(form url.Values) ([]byte, map[string][]string) {
 	}
 	body, _ := json.Marshal(req)
 	return body, bad
+}
+
+// contractFields copies the contract documents' fields: the governing law,
+// the minimum age (a number; anything else is passed on for the parser to
+// refuse by name) and the subscriptions described by three choices.
+func contractFields(form url.Values, req map[string]any) {
+	if v := strings.TrimSpace(form.Get("governingLaw")); v != "" {
+		req["governingLaw"] = v
+	}
+	if v := strings.TrimSpace(form.Get("minimumAge")); v != "" {
+		if n, err := strconv.Atoi(v); err == nil {
+			req["minimumAge"] = n
+		} else {
+			req["minimumAge"] = v
+		}
+	}
+	switch form.Get("subscriptions") {
+	case "none":
+		req["subscriptions"] = false
+	case "fixed":
+		req["subscriptions"] = map[string]any{"autoRenews": false}
+	case "renews":
+		s := map[string]any{"autoRenews": true}
+		if v := form.Get("subscriptionBillingPeriod"); v != "" {
+			s["billingPeriod"] = v
+		}
+		if v := form.Get("subscriptionCancellation"); v != "" {
+			s["cancellation"] = v
+		}
+		req["subscriptions"] = s
+	}
 }
 
 // keyedLines reads "key: value" lines; blank lines are skipped.

@@ -401,3 +401,39 @@ func TestGenerateFormHasEveryField(t *testing.T) {
 		}
 	}
 }
+
+// TestGenerateTermsFromTheForm: the contract fields of the form reach the
+// request: the governing law, the minimum age and renewing subscriptions.
+func TestGenerateTermsFromTheForm(t *testing.T) {
+	s := newSite(t)
+	u := s.user(t, account.Pro, "a@example.com", goodPassword)
+	c := newClient(t, s)
+	c.signIn("a@example.com", goodPassword)
+	form := generateForm(c.token("/policies/new"), strings.Repeat("t", 43))
+	form.Set("type", "terms")
+	form.Set("collectsPayments", "on")
+	form.Set("contactEmail", "legal@acme.example")
+	form.Set("governingLaw", "Ireland")
+	form.Set("minimumAge", "18")
+	form.Set("subscriptions", "renews")
+	form.Set("subscriptionBillingPeriod", "month")
+	form.Set("subscriptionCancellation", "online")
+	if a := c.post("/policies", form); a.status != 303 {
+		t.Fatalf("generate terms = %d\n%s", a.status, a.body)
+	}
+	ps := policies(t, s, u.ID)
+	if len(ps) != 1 {
+		t.Fatalf("%d policies stored, want 1", len(ps))
+	}
+	r := ps[0].Request
+	if r.Type != "terms" || r.GoverningLaw != "IE" || r.MinimumAge != 18 || r.Subscriptions == nil ||
+		r.Subscriptions.AutoRenews == nil || !*r.Subscriptions.AutoRenews || r.Subscriptions.BillingPeriod != "month" || r.Subscriptions.Cancellation != "online" {
+		t.Errorf("stored request = %+v (subscriptions %+v)", r, r.Subscriptions)
+	}
+	form = generateForm(c.token("/policies/new"), strings.Repeat("u", 43))
+	form.Set("type", "terms")
+	form.Set("minimumAge", "eighteen")
+	if a := c.post("/policies", form); a.status != 422 || !strings.Contains(a.body, `id="f-minimumAge-error"`) {
+		t.Errorf("a minimum age in words = %d, want 422 with the error at its field", a.status)
+	}
+}
