@@ -75,6 +75,48 @@ func (e GenerateRequestLanguage) Valid() bool {
 	}
 }
 
+// Defines values for GenerateRequestSubscriptions1BillingPeriod.
+const (
+	GenerateRequestSubscriptions1BillingPeriodMonth   GenerateRequestSubscriptions1BillingPeriod = "month"
+	GenerateRequestSubscriptions1BillingPeriodQuarter GenerateRequestSubscriptions1BillingPeriod = "quarter"
+	GenerateRequestSubscriptions1BillingPeriodWeek    GenerateRequestSubscriptions1BillingPeriod = "week"
+	GenerateRequestSubscriptions1BillingPeriodYear    GenerateRequestSubscriptions1BillingPeriod = "year"
+)
+
+// Valid indicates whether the value is a known member of the GenerateRequestSubscriptions1BillingPeriod enum.
+func (e GenerateRequestSubscriptions1BillingPeriod) Valid() bool {
+	switch e {
+	case GenerateRequestSubscriptions1BillingPeriodMonth:
+		return true
+	case GenerateRequestSubscriptions1BillingPeriodQuarter:
+		return true
+	case GenerateRequestSubscriptions1BillingPeriodWeek:
+		return true
+	case GenerateRequestSubscriptions1BillingPeriodYear:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GenerateRequestSubscriptions1Cancellation.
+const (
+	GenerateRequestSubscriptions1CancellationEmail  GenerateRequestSubscriptions1Cancellation = "email"
+	GenerateRequestSubscriptions1CancellationOnline GenerateRequestSubscriptions1Cancellation = "online"
+)
+
+// Valid indicates whether the value is a known member of the GenerateRequestSubscriptions1Cancellation enum.
+func (e GenerateRequestSubscriptions1Cancellation) Valid() bool {
+	switch e {
+	case GenerateRequestSubscriptions1CancellationEmail:
+		return true
+	case GenerateRequestSubscriptions1CancellationOnline:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GenerateRequestTransferSafeguards.
 const (
 	Bcr         GenerateRequestTransferSafeguards = "bcr"
@@ -107,13 +149,22 @@ func (e GenerateRequestTransferSafeguards) Valid() bool {
 
 // Defines values for GenerateRequestType.
 const (
-	Privacy GenerateRequestType = "privacy"
+	AcceptableUse GenerateRequestType = "acceptable-use"
+	Eula          GenerateRequestType = "eula"
+	Privacy       GenerateRequestType = "privacy"
+	Terms         GenerateRequestType = "terms"
 )
 
 // Valid indicates whether the value is a known member of the GenerateRequestType enum.
 func (e GenerateRequestType) Valid() bool {
 	switch e {
+	case AcceptableUse:
+		return true
+	case Eula:
+		return true
 	case Privacy:
+		return true
+	case Terms:
 		return true
 	default:
 		return false
@@ -183,6 +234,48 @@ func (e PolicyStatus) Valid() bool {
 	}
 }
 
+// Defines values for PolicySubscriptionsBillingPeriod.
+const (
+	PolicySubscriptionsBillingPeriodMonth   PolicySubscriptionsBillingPeriod = "month"
+	PolicySubscriptionsBillingPeriodQuarter PolicySubscriptionsBillingPeriod = "quarter"
+	PolicySubscriptionsBillingPeriodWeek    PolicySubscriptionsBillingPeriod = "week"
+	PolicySubscriptionsBillingPeriodYear    PolicySubscriptionsBillingPeriod = "year"
+)
+
+// Valid indicates whether the value is a known member of the PolicySubscriptionsBillingPeriod enum.
+func (e PolicySubscriptionsBillingPeriod) Valid() bool {
+	switch e {
+	case PolicySubscriptionsBillingPeriodMonth:
+		return true
+	case PolicySubscriptionsBillingPeriodQuarter:
+		return true
+	case PolicySubscriptionsBillingPeriodWeek:
+		return true
+	case PolicySubscriptionsBillingPeriodYear:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PolicySubscriptionsCancellation.
+const (
+	PolicySubscriptionsCancellationEmail  PolicySubscriptionsCancellation = "email"
+	PolicySubscriptionsCancellationOnline PolicySubscriptionsCancellation = "online"
+)
+
+// Valid indicates whether the value is a known member of the PolicySubscriptionsCancellation enum.
+func (e PolicySubscriptionsCancellation) Valid() bool {
+	switch e {
+	case PolicySubscriptionsCancellationEmail:
+		return true
+	case PolicySubscriptionsCancellationOnline:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PolicyFieldsFormat.
 const (
 	PolicyFieldsFormatHtml     PolicyFieldsFormat = "html"
@@ -240,6 +333,48 @@ func (e PolicyFieldsStatus) Valid() bool {
 	case PolicyFieldsStatusNeedsInput:
 		return true
 	case PolicyFieldsStatusReady:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PolicyFieldsSubscriptionsBillingPeriod.
+const (
+	PolicyFieldsSubscriptionsBillingPeriodMonth   PolicyFieldsSubscriptionsBillingPeriod = "month"
+	PolicyFieldsSubscriptionsBillingPeriodQuarter PolicyFieldsSubscriptionsBillingPeriod = "quarter"
+	PolicyFieldsSubscriptionsBillingPeriodWeek    PolicyFieldsSubscriptionsBillingPeriod = "week"
+	PolicyFieldsSubscriptionsBillingPeriodYear    PolicyFieldsSubscriptionsBillingPeriod = "year"
+)
+
+// Valid indicates whether the value is a known member of the PolicyFieldsSubscriptionsBillingPeriod enum.
+func (e PolicyFieldsSubscriptionsBillingPeriod) Valid() bool {
+	switch e {
+	case PolicyFieldsSubscriptionsBillingPeriodMonth:
+		return true
+	case PolicyFieldsSubscriptionsBillingPeriodQuarter:
+		return true
+	case PolicyFieldsSubscriptionsBillingPeriodWeek:
+		return true
+	case PolicyFieldsSubscriptionsBillingPeriodYear:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PolicyFieldsSubscriptionsCancellation.
+const (
+	PolicyFieldsSubscriptionsCancellationEmail  PolicyFieldsSubscriptionsCancellation = "email"
+	PolicyFieldsSubscriptionsCancellationOnline PolicyFieldsSubscriptionsCancellation = "online"
+)
+
+// Valid indicates whether the value is a known member of the PolicyFieldsSubscriptionsCancellation enum.
+func (e PolicyFieldsSubscriptionsCancellation) Valid() bool {
+	switch e {
+	case PolicyFieldsSubscriptionsCancellationEmail:
+		return true
+	case PolicyFieldsSubscriptionsCancellationOnline:
 		return true
 	default:
 		return false
@@ -420,6 +555,9 @@ type GenerateRequest struct {
 	EuRepresentative *string                `json:"euRepresentative,omitempty"`
 	Format           *GenerateRequestFormat `json:"format,omitempty"`
 
+	// GoverningLaw Contract documents (terms, eula): the law and courts the contract chooses. A country (ISO 3166-1 alpha-2 code or English name), a U.S. state (US-DE or Delaware; the United States alone is refused), or a legal system of the United Kingdom (England and Wales, Scotland, Northern Ireland; the United Kingdom alone is refused). Stored as a code (DE, US-DE, GB-EAW, GB-SCT, GB-NIR). Without it the terms show a placeholder and a todo.
+	GoverningLaw *string `json:"governingLaw,omitempty"`
+
 	// HostingProvider The company that hosts the website (a catalog service such as aws or shopify, or a name). Without it the document shows a placeholder.
 	HostingProvider *string `json:"hostingProvider,omitempty"`
 
@@ -431,6 +569,9 @@ type GenerateRequest struct {
 
 	// MemberState EU or EEA member state (ISO 3166-1 alpha-2 code or English name) whose supervisory authority the document names; only with jurisdiction EU.
 	MemberState *string `json:"memberState,omitempty"`
+
+	// MinimumAge Contract documents (terms, eula): the age a person must have reached to use the service. Without it the terms show a placeholder and a todo.
+	MinimumAge *int `json:"minimumAge,omitempty"`
 
 	// OnlineOnly The business operates exclusively online (CCPA request methods). Absent or null means not stated.
 	OnlineOnly *bool `json:"onlineOnly,omitempty"`
@@ -450,6 +591,9 @@ type GenerateRequest struct {
 	// SellsMinorsData The business knowingly sells or shares personal information of consumers under 16 (CCPA).
 	SellsMinorsData *bool `json:"sellsMinorsData,omitempty"`
 
+	// Subscriptions Contract documents (terms, eula), when payments are taken: false when no subscriptions are sold; true when some are (the details are then a todo); or an object with the details, which means subscriptions are sold. Subscriptions are modelled as cancellable at any time with effect at the end of the paid period. Stored as an object with offered.
+	Subscriptions *GenerateRequest_Subscriptions `json:"subscriptions,omitempty"`
+
 	// ThirdPartyServices Services by id, display name or alias (GET /v1/catalog lists them); stored as ids, de-duplicated and sorted. A name the catalog does not know is kept as given, named in the document, and reported in todos and a compliance flag.
 	ThirdPartyServices *[]string `json:"thirdPartyServices,omitempty"`
 
@@ -459,7 +603,7 @@ type GenerateRequest struct {
 	// TransferSafeguards Transfer mechanisms the business's contract with a provider relies on, by service (id, name or alias of a catalog service), for the document's jurisdiction: EU eu_us_dpf, eu_sccs, bcr; UK uk_extension, uk_idta, uk_addendum, bcr. Needed (a todo) for every transfer out of the EEA or UK whose safeguard the catalog does not record.
 	TransferSafeguards *map[string][]GenerateRequestTransferSafeguards `json:"transferSafeguards,omitempty"`
 
-	// Type Document type.
+	// Type Document type: privacy (privacy policy), terms (terms of service), eula (end-user licence agreement for software or apps), acceptable-use (acceptable use policy).
 	Type GenerateRequestType `json:"type"`
 
 	// UkRepresentative Art. 27 UK GDPR representative in the UK; needed when establishedIn is outside the UK.
@@ -476,10 +620,36 @@ type GenerateRequestFormat string
 // GenerateRequestLanguage defines model for GenerateRequest.Language.
 type GenerateRequestLanguage string
 
+// GenerateRequestSubscriptions0 defines model for GenerateRequest.Subscriptions.0.
+type GenerateRequestSubscriptions0 = bool
+
+// GenerateRequestSubscriptions1 defines model for GenerateRequest.Subscriptions.1.
+type GenerateRequestSubscriptions1 struct {
+	// AutoRenews A subscription renews automatically until cancelled.
+	AutoRenews *bool `json:"autoRenews,omitempty"`
+
+	// BillingPeriod How often a renewing subscription is charged.
+	BillingPeriod *GenerateRequestSubscriptions1BillingPeriod `json:"billingPeriod,omitempty"`
+
+	// Cancellation How a subscriber cancels, online (account settings on the website) or email (to contactEmail).
+	Cancellation *GenerateRequestSubscriptions1Cancellation `json:"cancellation,omitempty"`
+}
+
+// GenerateRequestSubscriptions1BillingPeriod How often a renewing subscription is charged.
+type GenerateRequestSubscriptions1BillingPeriod string
+
+// GenerateRequestSubscriptions1Cancellation How a subscriber cancels, online (account settings on the website) or email (to contactEmail).
+type GenerateRequestSubscriptions1Cancellation string
+
+// GenerateRequest_Subscriptions Contract documents (terms, eula), when payments are taken: false when no subscriptions are sold; true when some are (the details are then a todo); or an object with the details, which means subscriptions are sold. Subscriptions are modelled as cancellable at any time with effect at the end of the paid period. Stored as an object with offered.
+type GenerateRequest_Subscriptions struct {
+	union json.RawMessage
+}
+
 // GenerateRequestTransferSafeguards defines model for GenerateRequest.TransferSafeguards.
 type GenerateRequestTransferSafeguards string
 
-// GenerateRequestType Document type.
+// GenerateRequestType Document type: privacy (privacy policy), terms (terms of service), eula (end-user licence agreement for software or apps), acceptable-use (acceptable use policy).
 type GenerateRequestType string
 
 // Policy defines model for Policy.
@@ -506,11 +676,13 @@ type Policy struct {
 	// Evidence Only with `?include=evidence`. For each applicable checklist item, its citation and the section of the document that satisfies it.
 	Evidence        *[]Evidence        `json:"evidence,omitempty"`
 	Format          PolicyFormat       `json:"format"`
+	GoverningLaw    *string            `json:"governingLaw,omitempty"`
 	HostingProvider *string            `json:"hostingProvider,omitempty"`
 	Id              string             `json:"id"`
 	Jurisdiction    string             `json:"jurisdiction"`
 	Language        string             `json:"language"`
 	MemberState     *string            `json:"memberState,omitempty"`
+	MinimumAge      *int               `json:"minimumAge,omitempty"`
 	OnlineOnly      *bool              `json:"onlineOnly,omitempty"`
 	OptOutLink      *bool              `json:"optOutLink,omitempty"`
 	Phone           *string            `json:"phone,omitempty"`
@@ -526,7 +698,13 @@ type Policy struct {
 	SellsMinorsData *bool `json:"sellsMinorsData,omitempty"`
 
 	// Status ready when the document can be published as it stands; needs_input when todos lists inputs it still needs (any placeholder means needs_input).
-	Status             PolicyStatus         `json:"status"`
+	Status        PolicyStatus `json:"status"`
+	Subscriptions *struct {
+		AutoRenews    *bool                             `json:"autoRenews,omitempty"`
+		BillingPeriod *PolicySubscriptionsBillingPeriod `json:"billingPeriod,omitempty"`
+		Cancellation  *PolicySubscriptionsCancellation  `json:"cancellation,omitempty"`
+		Offered       bool                              `json:"offered"`
+	} `json:"subscriptions,omitempty"`
 	TemplateVersion    string               `json:"templateVersion"`
 	ThirdPartyServices []string             `json:"thirdPartyServices"`
 	Todos              []Todo               `json:"todos"`
@@ -547,6 +725,12 @@ type PolicyRiskLevel string
 // PolicyStatus ready when the document can be published as it stands; needs_input when todos lists inputs it still needs (any placeholder means needs_input).
 type PolicyStatus string
 
+// PolicySubscriptionsBillingPeriod defines model for Policy.Subscriptions.BillingPeriod.
+type PolicySubscriptionsBillingPeriod string
+
+// PolicySubscriptionsCancellation defines model for Policy.Subscriptions.Cancellation.
+type PolicySubscriptionsCancellation string
+
 // PolicyFields defines model for PolicyFields.
 type PolicyFields struct {
 	BusinessName      string           `json:"businessName"`
@@ -565,11 +749,13 @@ type PolicyFields struct {
 	EstablishedIn    *string            `json:"establishedIn,omitempty"`
 	EuRepresentative *string            `json:"euRepresentative,omitempty"`
 	Format           PolicyFieldsFormat `json:"format"`
+	GoverningLaw     *string            `json:"governingLaw,omitempty"`
 	HostingProvider  *string            `json:"hostingProvider,omitempty"`
 	Id               string             `json:"id"`
 	Jurisdiction     string             `json:"jurisdiction"`
 	Language         string             `json:"language"`
 	MemberState      *string            `json:"memberState,omitempty"`
+	MinimumAge       *int               `json:"minimumAge,omitempty"`
 	OnlineOnly       *bool              `json:"onlineOnly,omitempty"`
 	OptOutLink       *bool              `json:"optOutLink,omitempty"`
 	Phone            *string            `json:"phone,omitempty"`
@@ -585,7 +771,13 @@ type PolicyFields struct {
 	SellsMinorsData *bool `json:"sellsMinorsData,omitempty"`
 
 	// Status ready when the document can be published as it stands; needs_input when todos lists inputs it still needs (any placeholder means needs_input).
-	Status             PolicyFieldsStatus   `json:"status"`
+	Status        PolicyFieldsStatus `json:"status"`
+	Subscriptions *struct {
+		AutoRenews    *bool                                   `json:"autoRenews,omitempty"`
+		BillingPeriod *PolicyFieldsSubscriptionsBillingPeriod `json:"billingPeriod,omitempty"`
+		Cancellation  *PolicyFieldsSubscriptionsCancellation  `json:"cancellation,omitempty"`
+		Offered       bool                                    `json:"offered"`
+	} `json:"subscriptions,omitempty"`
 	TemplateVersion    string               `json:"templateVersion"`
 	ThirdPartyServices []string             `json:"thirdPartyServices"`
 	Todos              []Todo               `json:"todos"`
@@ -605,6 +797,12 @@ type PolicyFieldsRiskLevel string
 
 // PolicyFieldsStatus ready when the document can be published as it stands; needs_input when todos lists inputs it still needs (any placeholder means needs_input).
 type PolicyFieldsStatus string
+
+// PolicyFieldsSubscriptionsBillingPeriod defines model for PolicyFields.Subscriptions.BillingPeriod.
+type PolicyFieldsSubscriptionsBillingPeriod string
+
+// PolicyFieldsSubscriptionsCancellation defines model for PolicyFields.Subscriptions.Cancellation.
+type PolicyFieldsSubscriptionsCancellation string
 
 // PolicyList defines model for PolicyList.
 type PolicyList struct {
@@ -788,6 +986,68 @@ type BulkGeneratePoliciesJSONRequestBody = BulkRequest
 
 // GeneratePolicyJSONRequestBody defines body for GeneratePolicy for application/json ContentType.
 type GeneratePolicyJSONRequestBody = GenerateRequest
+
+// AsGenerateRequestSubscriptions0 returns the union data inside the GenerateRequest_Subscriptions as a GenerateRequestSubscriptions0
+func (t GenerateRequest_Subscriptions) AsGenerateRequestSubscriptions0() (GenerateRequestSubscriptions0, error) {
+	var body GenerateRequestSubscriptions0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGenerateRequestSubscriptions0 overwrites any union data inside the GenerateRequest_Subscriptions as the provided GenerateRequestSubscriptions0
+func (t *GenerateRequest_Subscriptions) FromGenerateRequestSubscriptions0(v GenerateRequestSubscriptions0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeGenerateRequestSubscriptions0 performs a merge with any union data inside the GenerateRequest_Subscriptions, using the provided GenerateRequestSubscriptions0
+func (t *GenerateRequest_Subscriptions) MergeGenerateRequestSubscriptions0(v GenerateRequestSubscriptions0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsGenerateRequestSubscriptions1 returns the union data inside the GenerateRequest_Subscriptions as a GenerateRequestSubscriptions1
+func (t GenerateRequest_Subscriptions) AsGenerateRequestSubscriptions1() (GenerateRequestSubscriptions1, error) {
+	var body GenerateRequestSubscriptions1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGenerateRequestSubscriptions1 overwrites any union data inside the GenerateRequest_Subscriptions as the provided GenerateRequestSubscriptions1
+func (t *GenerateRequest_Subscriptions) FromGenerateRequestSubscriptions1(v GenerateRequestSubscriptions1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeGenerateRequestSubscriptions1 performs a merge with any union data inside the GenerateRequest_Subscriptions, using the provided GenerateRequestSubscriptions1
+func (t *GenerateRequest_Subscriptions) MergeGenerateRequestSubscriptions1(v GenerateRequestSubscriptions1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t GenerateRequest_Subscriptions) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *GenerateRequest_Subscriptions) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
 
 // RequestEditorFn is the function signature for the RequestEditor callback function
 type RequestEditorFn func(ctx context.Context, req *http.Request) error

@@ -84,6 +84,10 @@ const (
 	FactConsentBasis            = "consentBasis"
 	FactAutomatedDecisions      = "automatedDecisions"
 	FactJointControllers        = "jointControllers"
+	// FactAutoRenews: the business sells subscriptions that renew
+	// automatically until cancelled (request field subscriptions), the
+	// condition of the automatic renewal checklist items (terms, eula).
+	FactAutoRenews = "autoRenews"
 )
 
 // FactNames is the fact vocabulary.
@@ -91,10 +95,14 @@ var FactNames = []string{
 	FactCollectsPayments, FactUsesAnalytics, FactHasThirdPartyServices,
 	FactSetsNonEssentialCookies, FactSellsOrShares, FactInternationalTransfers,
 	FactCollectsSensitive, FactConsentBasis, FactAutomatedDecisions, FactJointControllers,
+	FactAutoRenews,
 }
 
 // NeedFields is the vocabulary of request fields a requirement may need.
-var NeedFields = []string{"contactEmail", "postalAddress"}
+var NeedFields = []string{"contactEmail", "postalAddress",
+	// Contract documents (terms, eula, acceptable-use): the law and courts
+	// of the contract, the subscription terms, the minimum age of users.
+	"governingLaw", "subscriptions", "minimumAge"}
 
 // FactSet is the set of facts that hold.
 type FactSet map[string]bool

@@ -236,6 +236,8 @@ var placeholders = []string{
 	"phone", "tollFreeNumber", "representative", "hostingProvider", "unknownServices", "jointServices",
 	"consentMethod", "emailServices", "memberStateName", "memberAuthorityName", "memberAuthorityUrl",
 	"crossSiteServices", "optOutLinkStatus", "optOutSignalsStatus",
+	// Contract documents (terms, eula, acceptable-use).
+	"governingLaw", "minimumAge", "billingPeriod", "cancellationMethod",
 }
 
 // labelPlaceholders are filled in by the generator that uses the label.
@@ -252,6 +254,10 @@ func conditionName(c string) bool {
 		"hasPhone", "hasTollFree", "hasDPO", "onlineOnly", "consentBanner", "noConsentBanner", "sellsMinorsData",
 		"transfersUncertain", "unknownServices", "hostKnown", "memberState", "establishedInRegion",
 		"needsRepresentative", "hasRepresentative", "crossSiteTracking", "emailTracking", "tollFreeRequired", "optOutLink":
+		return true
+	// Contract documents: what the request says of subscriptions.
+	case "subscriptions", "noSubscriptions", "subscriptionsUnknown", "renewalUnknown", "fixedTermSubscriptions",
+		"cancelOnline", "cancelEmail":
 		return true
 	}
 	for _, p := range []string{"law:", "jurisdiction:", "purpose:", "basis:", "serviceCategory:"} {

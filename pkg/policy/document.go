@@ -246,7 +246,29 @@ func (b *builder) setVars() {
 		}
 	}
 	v["provisionExamples"] = text(b.joinOr(without))
+	b.contractVars(v, missing)
 	b.vars = v
+}
+
+// contractVars fills the placeholders of the contract documents (terms,
+// eula, acceptable-use): the governing law, the minimum age and the
+// subscription terms, each a placeholder (and a todo) when not given.
+func (b *builder) contractVars(v map[string][]Inline, missing func(string) []Inline) {
+	req := b.f.Request
+	v["governingLaw"], v["minimumAge"] = missing("governingLaw"), missing("minimumAge")
+	v["billingPeriod"], v["cancellationMethod"] = missing("subscriptions"), missing("subscriptions")
+	if req.GoverningLaw != "" {
+		v["governingLaw"] = text(governingLawName(req.GoverningLaw))
+	}
+	if req.MinimumAge > 0 {
+		v["minimumAge"] = text(fmt.Sprint(req.MinimumAge))
+	}
+	if s := req.Subscriptions; s != nil && s.BillingPeriod != "" {
+		v["billingPeriod"] = text(b.label("billingPeriod." + s.BillingPeriod))
+	}
+	if s := req.Subscriptions; s != nil && s.Cancellation != "" {
+		v["cancellationMethod"] = b.labelInlines("cancellation."+s.Cancellation, map[string][]Inline{"websiteUrl": v["websiteUrl"], "contactEmail": v["contactEmail"]})
+	}
 }
 
 // join lists items in prose: "a, b and c".

@@ -378,6 +378,9 @@ func buildFacts(req Request, cat *catalog.Catalog, laws []compliance.Law) (*Fact
 	// decisions with legal effects; the document states there are none and
 	// a flag tells the business to check.
 	f.Set[compliance.FactAutomatedDecisions] = false
+	// Contract documents: subscriptions that renew automatically until
+	// cancelled (they are paid for, so only where payments are taken).
+	f.Set[compliance.FactAutoRenews] = collectsPayments && req.Subscriptions.AutoRenewing()
 	for k, v := range f.Set {
 		if !v {
 			delete(f.Set, k)
@@ -533,6 +536,18 @@ func (f *Facts) conditions() map[string]bool {
 	}
 	for _, s := range f.Services {
 		c["serviceCategory:"+s.Category] = true
+	}
+	// Contract documents (terms, eula, acceptable-use): what the request
+	// says of subscriptions selects the wording that describes them.
+	if sub := req.Subscriptions; sub != nil {
+		c["subscriptions"] = sub.Offered
+		c["noSubscriptions"] = !sub.Offered
+		c["renewalUnknown"] = sub.Offered && sub.AutoRenews == nil
+		c["fixedTermSubscriptions"] = sub.Offered && sub.AutoRenews != nil && !*sub.AutoRenews
+		c["cancelOnline"] = sub.Cancellation == "online"
+		c["cancelEmail"] = sub.Cancellation == "email"
+	} else {
+		c["subscriptionsUnknown"] = true
 	}
 	for _, cf := range f.Categories {
 		if len(cf.Recipients) > 0 {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/mail"
 	"net/url"
 	"slices"
@@ -67,7 +68,22 @@ type Request struct {
 	// mechanisms the business's contract with it relies on, for the
 	// document's jurisdiction (catalog.TransferMechanisms).
 	TransferSafeguards map[string][]string `json:"transferSafeguards,omitempty"`
-	Format             string              `json:"format"`
+
+	// Contract documents (terms, eula, acceptable-use): see the block
+	// "Contract fields" below for how each is read.
+	//
+	// GoverningLaw is the law (and courts) the contract chooses: an ISO
+	// 3166-1 alpha-2 country, a U.S. state as US-XX, or a legal system of
+	// the United Kingdom (GB-EAW England and Wales, GB-SCT, GB-NIR).
+	GoverningLaw string `json:"governingLaw,omitempty"`
+	// Subscriptions says whether the business sells subscriptions and, if
+	// so, how they renew and are cancelled; nil when not stated.
+	Subscriptions *Subscriptions `json:"subscriptions,omitempty"`
+	// MinimumAge is the age a person must have reached to use the service
+	// or open an account (13-21); 0 when not stated.
+	MinimumAge int `json:"minimumAge,omitempty"`
+
+	Format string `json:"format"`
 	// EffectiveDate is the document's "Last updated" date, YYYY-MM-DD. It is
 	// part of the input so that the normalised request alone reproduces the
 	// document byte for byte; the API fills in the creation date (UTC) when
@@ -272,6 +288,7 @@ func ParseRequest(body []byte) (Request, error) {
 	if req.Jurisdiction != "" {
 		req.TransferSafeguards = safeguards(raw["transferSafeguards"], primaryJurisdiction(JurisdictionIDs(req.Jurisdiction)), &bad)
 	}
+	contractFields(raw, str, &req, &bad)
 	req.Format = enum("format", "format", false, DefaultFormat, Formats, strings.ToLower, nil)
 	if s, ok := str("effectiveDate", false, len(DateLayout)); ok && s != "" {
 		if d, err := ParseDate(s); err != nil {
@@ -333,6 +350,7 @@ var fieldNames = []string{
 	"memberState", "phone", "tollFreeNumber", "establishedIn", "dpoContact",
 	"euRepresentative", "ukRepresentative", "onlineOnly", "consentBanner",
 	"sellsMinorsData", "ccpaThresholdsMet", "hostingProvider", "retention", "transferSafeguards", "optOutLink",
+	"governingLaw", "subscriptions", "minimumAge",
 }
 
 // DateLayout is the form of Request.EffectiveDate.
@@ -740,4 +758,202 @@ func describeRune(r rune) string {
 		return fmt.Sprintf("U+%04X %s", r, name)
 	}
 	return fmt.Sprintf("the control character U+%04X", r)
+}
+
+// ---- Contract fields (terms, eula, acceptable-use) -------------------------
+//
+// governingLaw, subscriptions and minimumAge are optional; a checklist item
+// that needs one of them (compliance "needs") gives a todo when it is
+// absent, and the document shows a placeholder where it would be named.
+
+// Subscriptions describes the business's subscriptions. The request gives
+// false (none), true (some, details not stated) or an object with the
+// details, which implies subscriptions are offered.
+type Subscriptions struct {
+	Offered bool `json:"offered"`
+	// AutoRenews: a subscription renews automatically until cancelled;
+	// nil when not stated.
+	AutoRenews *bool `json:"autoRenews,omitempty"`
+	// BillingPeriod is how often a subscription is charged (BillingPeriods).
+	BillingPeriod string `json:"billingPeriod,omitempty"`
+	// Cancellation is how a subscriber cancels (CancellationMethods):
+	// "online" in the account on the website, "email" by email to the
+	// contact address.
+	Cancellation string `json:"cancellation,omitempty"`
+}
+
+// BillingPeriods and CancellationMethods are the values of Subscriptions.
+var (
+	BillingPeriods      = []string{"week", "month", "quarter", "year"}
+	CancellationMethods = []string{"online", "email"}
+)
+
+// Complete reports whether s says everything the documents describe: none
+// offered, or offered with the renewal stated and, for renewing ones, the
+// billing period and how to cancel.
+func (s *Subscriptions) Complete() bool {
+	switch {
+	case s == nil:
+		return false
+	case !s.Offered:
+		return true
+	case s.AutoRenews == nil:
+		return false
+	case *s.AutoRenews:
+		return s.BillingPeriod != "" && s.Cancellation != ""
+	}
+	return true
+}
+
+// AutoRenewing reports whether subscriptions that renew automatically are
+// offered.
+func (s *Subscriptions) AutoRenewing() bool {
+	return s != nil && s.Offered && s.AutoRenews != nil && *s.AutoRenews
+}
+
+// Minimum age bounds: below 13 the service is directed at children (COPPA,
+// GDPR Art. 8 parental consent), which these documents do not model.
+const (
+	MinMinimumAge = 13
+	MaxMinimumAge = 21
+)
+
+// contractFields reads governingLaw, subscriptions and minimumAge.
+func contractFields(raw map[string]json.RawMessage, str func(string, bool, int) (string, bool), req *Request, bad *errs.Fields) {
+	if s, ok := str("governingLaw", false, 64); ok && s != "" {
+		if code, problem := resolveGoverningLaw(s); problem != "" {
+			bad.AddValue("governingLaw", problem, s, nil)
+		} else {
+			req.GoverningLaw = code
+		}
+	}
+	req.Subscriptions = subscriptions(raw["subscriptions"], bad)
+	if v, ok := raw["minimumAge"]; ok && string(v) != "null" {
+		var n int
+		if err := json.Unmarshal(v, &n); err != nil || n < MinMinimumAge || n > MaxMinimumAge {
+			bad.Add("minimumAge", fmt.Sprintf("must be a whole number of years from %d to %d", MinMinimumAge, MaxMinimumAge))
+		} else {
+			req.MinimumAge = n
+		}
+	}
+}
+
+// subscriptions reads false, true or {"autoRenews", "billingPeriod",
+// "cancellation"}.
+func subscriptions(v json.RawMessage, bad *errs.Fields) *Subscriptions {
+	if v == nil || string(v) == "null" {
+		return nil
+	}
+	var b bool
+	if err := json.Unmarshal(v, &b); err == nil {
+		return &Subscriptions{Offered: b}
+	}
+	var in struct {
+		AutoRenews    *bool   `json:"autoRenews"`
+		BillingPeriod *string `json:"billingPeriod"`
+		Cancellation  *string `json:"cancellation"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(v))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&in); err != nil {
+		bad.Add("subscriptions", `must be false, true or an object such as {"autoRenews": true, "billingPeriod": "month", "cancellation": "online"}`)
+		return nil
+	}
+	out := &Subscriptions{Offered: true, AutoRenews: in.AutoRenews}
+	pick := func(field string, p *string, allowed []string) string {
+		if p == nil {
+			return ""
+		}
+		s := strings.ToLower(strings.TrimSpace(*p))
+		if !slices.Contains(allowed, s) {
+			sug := suggest(*p, allowed)
+			bad.AddValue("subscriptions."+field, unknownValue(field+" ("+strings.Join(allowed, ", ")+")", *p, sug), *p, sug)
+			return ""
+		}
+		return s
+	}
+	out.BillingPeriod = pick("billingPeriod", in.BillingPeriod, BillingPeriods)
+	out.Cancellation = pick("cancellation", in.Cancellation, CancellationMethods)
+	if (out.BillingPeriod != "" || out.Cancellation != "") && out.AutoRenews != nil && !*out.AutoRenews {
+		// A billing period and a cancellation method describe renewing
+		// subscriptions; with autoRenews false they would be read as a
+		// renewal the business says it does not make.
+		bad.Add("subscriptions", "billingPeriod and cancellation describe subscriptions that renew; leave them out when autoRenews is false")
+	}
+	return out
+}
+
+// usStates are the U.S. states and the District of Columbia by ISO 3166-2
+// code (without "US-"): a contract's governing law is a state's, not the
+// United States'.
+var usStates = map[string]string{
+	"AL": "Alabama", "AK": "Alaska", "AZ": "Arizona", "AR": "Arkansas", "CA": "California", "CO": "Colorado",
+	"CT": "Connecticut", "DE": "Delaware", "DC": "the District of Columbia", "FL": "Florida", "GA": "Georgia",
+	"HI": "Hawaii", "ID": "Idaho", "IL": "Illinois", "IN": "Indiana", "IA": "Iowa", "KS": "Kansas",
+	"KY": "Kentucky", "LA": "Louisiana", "ME": "Maine", "MD": "Maryland", "MA": "Massachusetts",
+	"MI": "Michigan", "MN": "Minnesota", "MS": "Mississippi", "MO": "Missouri", "MT": "Montana",
+	"NE": "Nebraska", "NV": "Nevada", "NH": "New Hampshire", "NJ": "New Jersey", "NM": "New Mexico",
+	"NY": "New York", "NC": "North Carolina", "ND": "North Dakota", "OH": "Ohio", "OK": "Oklahoma",
+	"OR": "Oregon", "PA": "Pennsylvania", "RI": "Rhode Island", "SC": "South Carolina", "SD": "South Dakota",
+	"TN": "Tennessee", "TX": "Texas", "UT": "Utah", "VT": "Vermont", "VA": "Virginia", "WA": "Washington",
+	"WV": "West Virginia", "WI": "Wisconsin", "WY": "Wyoming",
+}
+
+// ukLegalSystems are the three legal systems of the United Kingdom (ISO
+// 3166-2 GB-EAW, GB-SCT, GB-NIR) and the names people give them.
+var ukLegalSystems = map[string]string{"GB-EAW": "England and Wales", "GB-SCT": "Scotland", "GB-NIR": "Northern Ireland"}
+
+// ukLegalSystemNames are the names people give them, folded.
+var ukLegalSystemNames = map[string]string{
+	"gbeaw": "GB-EAW", "englandandwales": "GB-EAW", "england&wales": "GB-EAW", "england": "GB-EAW",
+	"wales": "GB-EAW", "gbeng": "GB-EAW", "gbwls": "GB-EAW",
+	"gbsct": "GB-SCT", "scotland": "GB-SCT",
+	"gbnir": "GB-NIR", "northernireland": "GB-NIR",
+}
+
+// resolveGoverningLaw reads a governing law: a country, a U.S. state or a
+// UK legal system. It returns the code, or why s names none.
+func resolveGoverningLaw(s string) (string, string) {
+	f := fold(s)
+	if code, ok := ukLegalSystemNames[f]; ok {
+		return code, ""
+	}
+	if st, ok := strings.CutPrefix(strings.ToUpper(s), "US-"); ok {
+		if _, known := usStates[st]; known {
+			return "US-" + st, ""
+		}
+	}
+	country, isCountry := resolveCountry(s)
+	name := strings.TrimPrefix(f, "stateof")
+	for _, code := range slices.Sorted(maps.Keys(usStates)) {
+		if name != fold(strings.TrimPrefix(usStates[code], "the ")) {
+			continue
+		}
+		if isCountry { // Georgia
+			return "", fmt.Sprintf("%q names a country and a U.S. state; give US-%s for the state or %s for the country.", s, code, country)
+		}
+		return "US-" + code, ""
+	}
+	switch {
+	case isCountry && country == "US":
+		return "", fmt.Sprintf("%q: contract law in the United States is a state's; name the state, such as US-DE or Delaware.", s)
+	case isCountry && country == "GB":
+		return "", fmt.Sprintf("%q: the United Kingdom has three legal systems; name one: England and Wales, Scotland or Northern Ireland.", s)
+	case isCountry:
+		return country, ""
+	case f == "eu" || f == "eea" || f == "europeanunion":
+		return "", fmt.Sprintf("%q has no single contract law; name a country, such as IE or Germany.", s)
+	}
+	return "", fmt.Sprintf("%q is not a country (ISO 3166-1 alpha-2 code or English name), a U.S. state (US-DE or Delaware) or England and Wales, Scotland or Northern Ireland.", s)
+}
+
+// governingLawName is the English name of a governing law code.
+func governingLawName(code string) string {
+	if n, ok := ukLegalSystems[code]; ok {
+		return n
+	}
+	if st, ok := strings.CutPrefix(code, "US-"); ok {
+		return usStates[st]
+	}
+	return CountryName(code)
 }

@@ -22,6 +22,9 @@ const (
 // Each is a placeholder in the text or a disclosure the text cannot make
 // without it; missing inputs never change the risk score.
 func todos(f *Facts) []compliance.Todo {
+	if f.Request.Type != compliance.DefaultType {
+		return neededInputs(f)
+	}
 	req := f.Request
 	var out []compliance.Todo
 	add := func(field, why, cite string) {
@@ -109,6 +112,41 @@ func todos(f *Facts) []compliance.Todo {
 		add("ccpaThresholdsMet", "The CCPA applies only to a business that meets a threshold of § 1798.140(d)(1) (revenue, 100,000 consumers or households, or half its revenue from selling or sharing); the policy includes the CCPA sections until you say.", "Cal. Civ. Code § 1798.140(d)(1)")
 	}
 	return out
+}
+
+// neededInputs are the todos of a document type other than the privacy
+// policy: each request field that an applicable checklist item needs
+// ("needs") and the request leaves out, once, with the first such item's
+// missingFix and citation.
+func neededInputs(f *Facts) []compliance.Todo {
+	var out []compliance.Todo
+	for _, r := range compliance.Applicable(f.Laws, f.Set) {
+		for _, field := range r.Needs {
+			if !inputMissing(f.Request, field) || slices.ContainsFunc(out, func(t compliance.Todo) bool { return t.Field == field }) {
+				continue
+			}
+			out = append(out, compliance.Todo{Field: field, Why: r.MissingFix, Citation: r.Citation})
+		}
+	}
+	return out
+}
+
+// inputMissing reports whether req leaves out a field of
+// compliance.NeedFields.
+func inputMissing(req Request, field string) bool {
+	switch field {
+	case "contactEmail":
+		return req.ContactEmail == ""
+	case "postalAddress":
+		return req.PostalAddress == ""
+	case "governingLaw":
+		return req.GoverningLaw == ""
+	case "subscriptions":
+		return !req.Subscriptions.Complete()
+	case "minimumAge":
+		return req.MinimumAge == 0
+	}
+	return false
 }
 
 // cookieCite is the provision on cookie consent of the document's cookie
