@@ -300,6 +300,8 @@ func completeRequest(req *Request) {
 	req.DPOContact = "dpo@matrix.example"
 	req.ConsentBanner, req.OnlineOnly, req.SellsMinorsData, req.CCPAThresholdsMet, req.OptOutLink = &t, &f, &f, &t, &t
 	req.TollFreeNumber = "(800) 555-0199"
+	// Disclaimer (issue 8, t2): whether links earn the business anything.
+	req.AffiliateLinks = &f
 	// A complete request names its analytics tool.
 	c, _ := catalog.Default()
 	named := slices.ContainsFunc(req.ThirdPartyServices, func(id string) bool {
@@ -1089,7 +1091,8 @@ func TestCCPACategoriesComplete(t *testing.T) {
 	}
 	en := lib.Texts["en"]
 	for name, req := range matrixRequests(c) {
-		if req.Jurisdiction != "US-CA" || !strings.HasSuffix(name, "complete=true") {
+		// The category table is the privacy policy's (other types have none).
+		if req.Type != "privacy" || req.Jurisdiction != "US-CA" || !strings.HasSuffix(name, "complete=true") {
 			continue
 		}
 		doc, facts, _, err := Compose(req)
