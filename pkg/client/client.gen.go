@@ -150,6 +150,8 @@ func (e GenerateRequestTransferSafeguards) Valid() bool {
 // Defines values for GenerateRequestType.
 const (
 	AcceptableUse GenerateRequestType = "acceptable-use"
+	Cookie        GenerateRequestType = "cookie"
+	Disclaimer    GenerateRequestType = "disclaimer"
 	Eula          GenerateRequestType = "eula"
 	Privacy       GenerateRequestType = "privacy"
 	Terms         GenerateRequestType = "terms"
@@ -159,6 +161,10 @@ const (
 func (e GenerateRequestType) Valid() bool {
 	switch e {
 	case AcceptableUse:
+		return true
+	case Cookie:
+		return true
+	case Disclaimer:
 		return true
 	case Eula:
 		return true
@@ -524,7 +530,9 @@ type Evidence struct {
 
 // GenerateRequest Strings are trimmed. Enumerated fields are stored and returned in their canonical form (the `enum` or `examples` values); the server also reads a value written in another letter case or with spaces, hyphens, underscores or dots ("Professional Services"), names and aliases from GET /v1/catalog (GB, United Kingdom, EEA, clinic, "Google Analytics", GA4) and EU or EEA member states as jurisdictions (DE, France), whenever that names exactly one value. An unknown enumerated value is a 422 naming the field and the value with up to three suggestions. A service the catalog does not know is accepted: the document names it and the policy's todos ask for it. The optional fields remove every placeholder: a request that gives all the inputs its jurisdiction needs yields status `ready`.
 type GenerateRequest struct {
-	BusinessName string `json:"businessName"`
+	// AffiliateLinks Disclaimer: the website earns a commission or other benefit (payment, free products) from links, reviews or recommendations on it. true adds the disclosure of material connections (16 CFR § 255.5 in the US); false says there are none; absent or null (not stated) gives a placeholder and a todo in a disclaimer. Ignored by other document types.
+	AffiliateLinks *bool  `json:"affiliateLinks,omitempty"`
+	BusinessName   string `json:"businessName"`
 
 	// BusinessType A business type id, name or alias (GET /v1/catalog). Health care, education, children's services, finance and insurance raise flags naming their U.S. sector law.
 	//
@@ -603,7 +611,7 @@ type GenerateRequest struct {
 	// TransferSafeguards Transfer mechanisms the business's contract with a provider relies on, by service (id, name or alias of a catalog service), for the document's jurisdiction: EU eu_us_dpf, eu_sccs, bcr; UK uk_extension, uk_idta, uk_addendum, bcr. Needed (a todo) for every transfer out of the EEA or UK whose safeguard the catalog does not record.
 	TransferSafeguards *map[string][]GenerateRequestTransferSafeguards `json:"transferSafeguards,omitempty"`
 
-	// Type Document type: privacy (privacy policy), terms (terms of service), eula (end-user licence agreement for software or apps), acceptable-use (acceptable use policy).
+	// Type Document type: privacy (privacy policy), cookie (cookie policy), disclaimer (website disclaimer), terms (terms of service), eula (end-user licence agreement for software or apps), acceptable-use (acceptable use policy).
 	Type GenerateRequestType `json:"type"`
 
 	// UkRepresentative Art. 27 UK GDPR representative in the UK; needed when establishedIn is outside the UK.
@@ -649,11 +657,12 @@ type GenerateRequest_Subscriptions struct {
 // GenerateRequestTransferSafeguards defines model for GenerateRequest.TransferSafeguards.
 type GenerateRequestTransferSafeguards string
 
-// GenerateRequestType Document type: privacy (privacy policy), terms (terms of service), eula (end-user licence agreement for software or apps), acceptable-use (acceptable use policy).
+// GenerateRequestType Document type: privacy (privacy policy), cookie (cookie policy), disclaimer (website disclaimer), terms (terms of service), eula (end-user licence agreement for software or apps), acceptable-use (acceptable use policy).
 type GenerateRequestType string
 
 // Policy defines model for Policy.
 type Policy struct {
+	AffiliateLinks    *bool            `json:"affiliateLinks,omitempty"`
 	BusinessName      string           `json:"businessName"`
 	BusinessType      string           `json:"businessType"`
 	CcpaThresholdsMet *bool            `json:"ccpaThresholdsMet,omitempty"`
@@ -733,6 +742,7 @@ type PolicySubscriptionsCancellation string
 
 // PolicyFields defines model for PolicyFields.
 type PolicyFields struct {
+	AffiliateLinks    *bool            `json:"affiliateLinks,omitempty"`
 	BusinessName      string           `json:"businessName"`
 	BusinessType      string           `json:"businessType"`
 	CcpaThresholdsMet *bool            `json:"ccpaThresholdsMet,omitempty"`

@@ -88,6 +88,10 @@ const (
 	// automatically until cancelled (request field subscriptions), the
 	// condition of the automatic renewal checklist items (terms, eula).
 	FactAutoRenews = "autoRenews"
+	// FactAffiliateLinks: the website earns commissions or other benefits
+	// from links or recommendations (request field affiliateLinks true),
+	// the condition of the disclaimer's material-connection items.
+	FactAffiliateLinks = "affiliateLinks"
 )
 
 // FactNames is the fact vocabulary.
@@ -95,14 +99,18 @@ var FactNames = []string{
 	FactCollectsPayments, FactUsesAnalytics, FactHasThirdPartyServices,
 	FactSetsNonEssentialCookies, FactSellsOrShares, FactInternationalTransfers,
 	FactCollectsSensitive, FactConsentBasis, FactAutomatedDecisions, FactJointControllers,
-	FactAutoRenews,
+	FactAutoRenews, FactAffiliateLinks,
 }
 
 // NeedFields is the vocabulary of request fields a requirement may need.
 var NeedFields = []string{"contactEmail", "postalAddress",
 	// Contract documents (terms, eula, acceptable-use): the law and courts
 	// of the contract, the subscription terms, the minimum age of users.
-	"governingLaw", "subscriptions", "minimumAge"}
+	"governingLaw", "subscriptions", "minimumAge",
+	// Cookie policy and disclaimer (issue 8, t2): whether consent is asked
+	// for, the services that set cookies (an unnamed analytics tool or a
+	// service the catalog does not know), affiliate links.
+	"consentBanner", "thirdPartyServices", "affiliateLinks"}
 
 // FactSet is the set of facts that hold.
 type FactSet map[string]bool

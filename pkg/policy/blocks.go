@@ -28,6 +28,9 @@ var generators = map[string]func(*builder) []Block{
 	"cookiePurposes":      genCookiePurposes,
 	"ccpaSources":         genCCPASources,
 	"cookiesUnknown":      genCookiesUnknown,
+	// Cookie policy (issue 8, t2): cookie_policy.go.
+	"cookieTable":         genCookieTable,
+	"cookiePolicyUnknown": genCookiePolicyUnknown,
 	"summary":             genSummary,
 	"representatives":     genRepresentatives,
 	"toc":                 genContents,

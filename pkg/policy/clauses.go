@@ -238,6 +238,8 @@ var placeholders = []string{
 	"crossSiteServices", "optOutLinkStatus", "optOutSignalsStatus",
 	// Contract documents (terms, eula, acceptable-use).
 	"governingLaw", "minimumAge", "billingPeriod", "cancellationMethod", "subscriptionTerms",
+	// Disclaimer (issue 8, t2).
+	"affiliateStatus",
 }
 
 // labelPlaceholders are filled in by the generator that uses the label.
@@ -256,11 +258,14 @@ func conditionName(c string) bool {
 		"needsRepresentative", "hasRepresentative", "crossSiteTracking", "emailTracking", "tollFreeRequired", "optOutLink":
 		return true
 	// Contract documents: what the request says of subscriptions.
+	// Disclaimer (issue 8, t2).
+	case "noAffiliateLinks":
+		return true
 	case "subscriptions", "noSubscriptions", "subscriptionsUnknown", "renewalUnknown", "fixedTermSubscriptions",
 		"cancelOnline", "cancelEmail":
 		return true
 	}
-	for _, p := range []string{"law:", "jurisdiction:", "purpose:", "basis:", "serviceCategory:"} {
+	for _, p := range []string{"law:", "jurisdiction:", "purpose:", "basis:", "serviceCategory:", "businessType:"} {
 		if strings.HasPrefix(c, p) && len(c) > len(p) {
 			return true
 		}

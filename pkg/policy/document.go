@@ -201,6 +201,8 @@ func (b *builder) setVars() {
 		"representative":  missing("representative"),
 		"hostingProvider": missing("hostingProvider"),
 		"consentMethod":   missing("consentMethod"),
+		// Disclaimer (issue 8, t2): shown only while affiliateLinks is not stated.
+		"affiliateStatus": missing("affiliateLinks"),
 	}
 	// Without an opt-out link and signal processing the document says so;
 	// not stated, it shows a placeholder (a todo).

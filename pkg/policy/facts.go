@@ -400,6 +400,9 @@ func buildFacts(req Request, cat *catalog.Catalog, laws []compliance.Law) (*Fact
 	// Contract documents: subscriptions that renew automatically until
 	// cancelled (they are paid for, so only where payments are taken).
 	f.Set[compliance.FactAutoRenews] = collectsPayments && req.Subscriptions.AutoRenewing()
+	// Disclaimer (issue 8, t2): links or recommendations that earn the
+	// business something.
+	f.Set[compliance.FactAffiliateLinks] = req.AffiliateLinks != nil && *req.AffiliateLinks
 	for k, v := range f.Set {
 		if !v {
 			delete(f.Set, k)
@@ -583,6 +586,11 @@ func (f *Facts) conditions() map[string]bool {
 	for _, s := range f.Services {
 		c["serviceCategory:"+s.Category] = true
 	}
+	// Disclaimer (issue 8, t2): the business type selects the kind of
+	// advice the website's content must not be taken for; affiliate links
+	// said to be absent.
+	c["businessType:"+req.BusinessType] = true
+	c["noAffiliateLinks"] = req.AffiliateLinks != nil && !*req.AffiliateLinks
 	// Contract documents (terms, eula, acceptable-use): what the request
 	// says of subscriptions selects the wording that describes them.
 	if sub := req.Subscriptions; sub != nil {

@@ -308,6 +308,8 @@ func completeRequest(req *Request) {
 	// renewing subscriptions described in full where payments are taken.
 	req.GoverningLaw, req.MinimumAge = "GB-EAW", 18
 	req.Subscriptions = subscriptionCases()["renews-online"]
+	// Disclaimer (issue 8, t2): whether links earn the business anything.
+	req.AffiliateLinks = &f
 	// A complete request names its analytics tool.
 	c, _ := catalog.Default()
 	named := slices.ContainsFunc(req.ThirdPartyServices, func(id string) bool {
@@ -1115,6 +1117,7 @@ func TestCCPACategoriesComplete(t *testing.T) {
 	}
 	en := lib.Texts["en"]
 	for name, req := range matrixRequests(c) {
+		// The category table is the privacy policy's (other types have none).
 		if req.Type != "privacy" || req.Jurisdiction != "US-CA" || !strings.HasSuffix(name, "complete=true") {
 			continue
 		}

@@ -83,6 +83,12 @@ type Request struct {
 	// or open an account (13-21); 0 when not stated.
 	MinimumAge int `json:"minimumAge,omitempty"`
 
+	// Disclaimer (issue 8, t2). AffiliateLinks: the website earns a
+	// commission or other benefit from links or recommendations on it
+	// (affiliate links, sponsored reviews); nil when not stated. It decides
+	// the disclosure of material connections (16 CFR § 255.5).
+	AffiliateLinks *bool `json:"affiliateLinks,omitempty"`
+
 	Format string `json:"format"`
 	// EffectiveDate is the document's "Last updated" date, YYYY-MM-DD. It is
 	// part of the input so that the normalised request alone reproduces the
@@ -289,6 +295,7 @@ func ParseRequest(body []byte) (Request, error) {
 		req.TransferSafeguards = safeguards(raw["transferSafeguards"], JurisdictionIDs(req.Jurisdiction), &bad)
 	}
 	contractFields(raw, str, &req, &bad)
+	req.AffiliateLinks = optBool("affiliateLinks") // disclaimer (issue 8, t2)
 	req.Format = enum("format", "format", false, DefaultFormat, Formats, strings.ToLower, nil)
 	if s, ok := str("effectiveDate", false, len(DateLayout)); ok && s != "" {
 		if d, err := ParseDate(s); err != nil {
@@ -354,6 +361,7 @@ var fieldNames = []string{
 	"euRepresentative", "ukRepresentative", "onlineOnly", "consentBanner",
 	"sellsMinorsData", "ccpaThresholdsMet", "hostingProvider", "retention", "transferSafeguards", "optOutLink",
 	"governingLaw", "subscriptions", "minimumAge",
+	"affiliateLinks", // disclaimer (issue 8, t2)
 }
 
 // DateLayout is the form of Request.EffectiveDate.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/policygen/policygen/pkg/compliance"
 	"github.com/policygen/policygen/pkg/errs"
 )
 
@@ -168,6 +169,7 @@ func TestParseRequestInvalid(t *testing.T) {
 		{"booleans missing", with(map[string]any{"collectsPayments": nil, "collectsUserData": nil, "usesAnalytics": nil}), []fieldErr{
 			{"collectsPayments", "is required", nil}, {"collectsUserData", "is required", nil}, {"usesAnalytics", "is required", nil}}},
 		{"boolean as string", with(map[string]any{"usesAnalytics": "yes"}), []fieldErr{{"usesAnalytics", "must be a boolean", nil}}},
+		{"affiliateLinks as string", with(map[string]any{"type": "disclaimer", "affiliateLinks": "yes"}), []fieldErr{{"affiliateLinks", "must be true, false or null (null or absent: not stated)", nil}}},
 		{"services not an array", with(map[string]any{"thirdPartyServices": "stripe"}), []fieldErr{{"thirdPartyServices", "must be an array of strings", nil}}},
 		// An unknown service is accepted (TestUnknownServicesAccepted); only
 		// a value that is not a name is refused.
@@ -417,3 +419,32 @@ func fieldMessages(err error) string {
 	}
 	return strings.Join(out, "; ")
 }
+
+// TestAffiliateLinks: the disclaimer's optional affiliateLinks is read as
+// true, false or not stated, and only "not stated" is a todo.
+func TestAffiliateLinks(t *testing.T) {
+	for _, tt := range []struct {
+		in   any
+		want *bool
+		todo bool
+	}{{true, ptr(true), false}, {false, ptr(false), false}, {nil, nil, true}} {
+		in := with(map[string]any{"type": "disclaimer", "contactEmail": "a@acme.example", "affiliateLinks": tt.in})
+		req, err := ParseRequest(body(t, in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(req.AffiliateLinks, tt.want) {
+			t.Errorf("affiliateLinks %v: got %v", tt.in, req.AffiliateLinks)
+		}
+		res, err := Generate(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		todo := slices.ContainsFunc(res.Todos, func(td compliance.Todo) bool { return td.Field == "affiliateLinks" })
+		if todo != tt.todo {
+			t.Errorf("affiliateLinks %v: todo = %v, want %v (todos %+v)", tt.in, todo, tt.todo, res.Todos)
+		}
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

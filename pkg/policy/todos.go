@@ -141,7 +141,11 @@ func neededInputs(f *Facts) []compliance.Todo {
 	var out []compliance.Todo
 	for _, r := range compliance.Applicable(f.Laws, f.Set) {
 		for _, field := range r.Needs {
-			if !inputMissing(f.Request, field) || slices.ContainsFunc(out, func(t compliance.Todo) bool { return t.Field == field }) {
+			missing := inputMissing(f.Request, field)
+			if field == "thirdPartyServices" { // cookie policy (issue 8, t2): services it cannot list
+				missing = f.AnalyticsCookiesAssumed || len(f.Unknown) > 0
+			}
+			if !missing || slices.ContainsFunc(out, func(t compliance.Todo) bool { return t.Field == field }) {
 				continue
 			}
 			out = append(out, compliance.Todo{Field: field, Why: r.MissingFix, Citation: r.Citation})
@@ -164,6 +168,11 @@ func inputMissing(req Request, field string) bool {
 		return !req.Subscriptions.Complete()
 	case "minimumAge":
 		return req.MinimumAge == 0
+	// Cookie policy and disclaimer (issue 8, t2).
+	case "consentBanner":
+		return req.ConsentBanner == nil
+	case "affiliateLinks":
+		return req.AffiliateLinks == nil
 	}
 	return false
 }

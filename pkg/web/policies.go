@@ -133,7 +133,7 @@ var textFields = []string{
 // Check boxes (false when not ticked) and yes/no/not-stated choices.
 var (
 	boolFields     = []string{"collectsPayments", "collectsUserData", "usesAnalytics"}
-	triStateFields = []string{"onlineOnly", "consentBanner", "sellsMinorsData", "optOutLink", "ccpaThresholdsMet"}
+	triStateFields = []string{"onlineOnly", "consentBanner", "sellsMinorsData", "optOutLink", "ccpaThresholdsMet", "affiliateLinks"}
 )
 
 // requestJSON turns the form into the JSON body the API takes, so the one
