@@ -94,7 +94,12 @@ var FactNames = []string{
 }
 
 // NeedFields is the vocabulary of request fields a requirement may need.
-var NeedFields = []string{"contactEmail", "postalAddress"}
+var NeedFields = []string{"contactEmail", "postalAddress",
+	// Issue 8, part j1: Quebec's person in charge of the protection of
+	// personal information (CQLR c. P-39.1, s. 3.1) and Brazil's encarregado
+	// (LGPD Art. 41, § 1), which the policy must name.
+	"privacyOfficer", "dpoContact",
+}
 
 // FactSet is the set of facts that hold.
 type FactSet map[string]bool

@@ -235,6 +235,9 @@ var placeholders = []string{
 	"phone", "tollFreeNumber", "representative", "hostingProvider", "unknownServices", "jointServices",
 	"consentMethod", "emailServices", "memberStateName", "memberAuthorityName", "memberAuthorityUrl",
 	"crossSiteServices", "optOutLinkStatus", "optOutSignalsStatus",
+	// Issue 8, part j1: Quebec's person in charge (privacyOfficer) and
+	// Brazil's encarregado (dpoContact, a placeholder when missing).
+	"privacyOfficer", "encarregado",
 }
 
 // labelPlaceholders are filled in by the generator that uses the label.
@@ -250,7 +253,8 @@ func conditionName(c string) bool {
 	case "gdprFamily", "collectsUserData", "setsCookies", "cookiesKnown", "cookiesUnknown", "contractData", "hasPostalAddress",
 		"hasPhone", "hasTollFree", "hasDPO", "onlineOnly", "consentBanner", "noConsentBanner", "sellsMinorsData",
 		"transfersUncertain", "unknownServices", "hostKnown", "memberState", "establishedInRegion",
-		"needsRepresentative", "hasRepresentative", "crossSiteTracking", "emailTracking", "tollFreeRequired", "optOutLink":
+		"needsRepresentative", "hasRepresentative", "crossSiteTracking", "emailTracking", "tollFreeRequired", "optOutLink",
+		"hasPrivacyOfficer": // issue 8, part j1
 		return true
 	}
 	for _, p := range []string{"law:", "jurisdiction:", "purpose:", "basis:", "serviceCategory:"} {

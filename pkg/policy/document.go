@@ -246,6 +246,16 @@ func (b *builder) setVars() {
 		}
 	}
 	v["provisionExamples"] = text(b.joinOr(without))
+	// Issue 8, part j1: the person in charge in Québec (s. 3.1) and the
+	// encarregado in Brazil (LGPD Art. 41) must be named; missing, they are
+	// placeholders (and todos).
+	v["privacyOfficer"], v["encarregado"] = missing("privacyOfficer"), missing("dpoContact")
+	if req.PrivacyOfficer != "" {
+		v["privacyOfficer"] = text(userText(req.PrivacyOfficer))
+	}
+	if req.DPOContact != "" {
+		v["encarregado"] = text(userText(req.DPOContact))
+	}
 	b.vars = v
 }
 

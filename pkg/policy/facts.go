@@ -87,6 +87,12 @@ const (
 	lawCCPA   = "ccpa"
 	// lawCCPARegs are the CCPA regulations (11 CCR § 7000 et seq.).
 	lawCCPARegs = "ccpa-regs"
+	// Issue 8, part j1: Canada (PIPEDA and, for a business serving Québec,
+	// CQLR c. P-39.1 as amended by Law 25), Brazil and Switzerland.
+	lawPIPEDA = "pipeda"
+	lawQuebec = "quebec-law25"
+	lawLGPD   = "lgpd"
+	lawFADP   = "fadp"
 )
 
 // deviceCategories are collected automatically from the user's device
@@ -126,6 +132,12 @@ func buildFacts(req Request, cat *catalog.Catalog, laws []compliance.Law) (*Fact
 	f.CCPACovers = f.HasLaw(lawCCPA)
 	if t := req.CCPAThresholdsMet; t != nil && !*t {
 		f.Laws = slices.DeleteFunc(f.Laws, func(l compliance.Law) bool { return l.ID == lawCCPA || l.ID == lawCCPARegs })
+	}
+	// Issue 8, part j1: Quebec's private-sector Act applies only to a
+	// business that serves Québec (servesQuebec true); otherwise a Canadian
+	// document covers PIPEDA alone.
+	if t := req.ServesQuebec; t == nil || !*t {
+		f.Laws = slices.DeleteFunc(f.Laws, func(l compliance.Law) bool { return l.ID == lawQuebec })
 	}
 	if len(f.Laws) == 0 {
 		return nil, fmt.Errorf("policy: no law covers jurisdiction %q", req.Jurisdiction)
@@ -465,6 +477,7 @@ func (f *Facts) conditions() map[string]bool {
 	c["hasPhone"] = req.Phone != ""
 	c["hasTollFree"] = req.TollFreeNumber != ""
 	c["hasDPO"] = req.DPOContact != ""
+	c["hasPrivacyOfficer"] = req.PrivacyOfficer != "" // issue 8, part j1
 	c["onlineOnly"] = req.OnlineOnly != nil && *req.OnlineOnly
 	c["consentBanner"] = req.ConsentBanner != nil && *req.ConsentBanner
 	c["noConsentBanner"] = req.ConsentBanner != nil && !*req.ConsentBanner

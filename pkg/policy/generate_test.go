@@ -199,6 +199,9 @@ func completeRequest(req *Request) {
 	req.DPOContact = "dpo@matrix.example"
 	req.ConsentBanner, req.OnlineOnly, req.SellsMinorsData, req.CCPAThresholdsMet, req.OptOutLink = &t, &f, &f, &t, &t
 	req.TollFreeNumber = "(800) 555-0199"
+	// Issue 8, part j1: a complete Canadian request serves Québec, so the
+	// matrix covers Law 25 (an incomplete one covers PIPEDA alone).
+	req.ServesQuebec, req.PrivacyOfficer = &t, "Privacy Officer, privacy@matrix.example"
 	// A complete request names its analytics tool.
 	c, _ := catalog.Default()
 	named := slices.ContainsFunc(req.ThirdPartyServices, func(id string) bool {
@@ -422,6 +425,10 @@ func checkOne(t *testing.T, name string, req Request, laws []compliance.Law) {
 	lawsHere := compliance.ForJurisdiction(laws, req.Jurisdiction)
 	if req.CCPAThresholdsMet != nil && !*req.CCPAThresholdsMet {
 		lawsHere = slices.DeleteFunc(lawsHere, func(l compliance.Law) bool { return strings.HasPrefix(l.ID, "ccpa") })
+	}
+	// Quebec's Act only for a business that serves Québec (issue 8, j1).
+	if req.ServesQuebec == nil || !*req.ServesQuebec {
+		lawsHere = slices.DeleteFunc(lawsHere, func(l compliance.Law) bool { return l.ID == "quebec-law25" })
 	}
 	want := compliance.Applicable(lawsHere, expected)
 	if len(want) != len(applicable) || len(want) == 0 {

@@ -58,6 +58,15 @@ type Request struct {
 	// CCPAThresholdsMet: the business meets a threshold of Cal. Civ. Code
 	// § 1798.140(d)(1); when false the CCPA does not apply to it.
 	CCPAThresholdsMet *bool `json:"ccpaThresholdsMet,omitempty"`
+	// Issue 8, part j1 (Canada). ServesQuebec: the business collects
+	// personal information in Québec (serves people there), so Quebec's
+	// private-sector Act (Law 25) applies besides PIPEDA; nil or false: the
+	// document covers PIPEDA only (nil is a todo). PrivacyOfficer is the
+	// title (and, optionally, name) and contact information of the person
+	// accountable for personal information (PIPEDA Sch. 1 cl. 4.1, 4.8.2(a);
+	// CQLR c. P-39.1 s. 3.1). Both apply only to the jurisdiction CA.
+	ServesQuebec   *bool  `json:"servesQuebec,omitempty"`
+	PrivacyOfficer string `json:"privacyOfficer,omitempty"`
 	// HostingProvider is a catalog service id, or the name of a provider
 	// the catalog does not know.
 	HostingProvider string `json:"hostingProvider,omitempty"`
@@ -268,6 +277,19 @@ func ParseRequest(body []byte) (Request, error) {
 	req.SellsMinorsData = optBool("sellsMinorsData")
 	req.OptOutLink = optBool("optOutLink")
 	req.CCPAThresholdsMet = optBool("ccpaThresholdsMet")
+	// Issue 8, part j1: Canada's Quebec switch and privacy officer.
+	req.ServesQuebec = optBool("servesQuebec")
+	if s, ok := text("privacyOfficer", false, MaxContact, true); ok {
+		req.PrivacyOfficer = s
+	}
+	if req.Jurisdiction != "" && req.Jurisdiction != JurisdictionCanada {
+		for _, name := range []string{"servesQuebec", "privacyOfficer"} {
+			if v, given := raw[name]; given && string(v) != "null" {
+				bad.Add(name, "applies only to the jurisdiction "+JurisdictionCanada+" (Canada)")
+			}
+		}
+		req.ServesQuebec, req.PrivacyOfficer = nil, ""
+	}
 	req.Retention = retention(raw["retention"], &bad)
 	req.TransferSafeguards = safeguards(raw["transferSafeguards"], req.Jurisdiction, &bad)
 	req.Format = enum("format", "format", false, DefaultFormat, Formats, strings.ToLower, nil)
@@ -331,7 +353,12 @@ var fieldNames = []string{
 	"memberState", "phone", "tollFreeNumber", "establishedIn", "dpoContact",
 	"euRepresentative", "ukRepresentative", "onlineOnly", "consentBanner",
 	"sellsMinorsData", "ccpaThresholdsMet", "hostingProvider", "retention", "transferSafeguards", "optOutLink",
+	"servesQuebec", "privacyOfficer", // issue 8, part j1
 }
+
+// JurisdictionCanada is the jurisdiction servesQuebec and privacyOfficer
+// belong to (issue 8, part j1).
+const JurisdictionCanada = "CA"
 
 // DateLayout is the form of Request.EffectiveDate.
 const DateLayout = "2006-01-02"
