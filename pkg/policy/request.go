@@ -528,7 +528,13 @@ func safeguards(v json.RawMessage, jurisdiction string, bad *errs.Fields) map[st
 			continue
 		}
 		if len(allowed) == 0 {
-			bad.Add(field, "applies only to the EU and UK jurisdictions")
+			var with []string
+			for _, j := range cat().Jurisdictions {
+				if len(j.TransferMechanisms) > 0 {
+					with = append(with, j.ID)
+				}
+			}
+			bad.Add(field, "applies only to the jurisdictions whose law has transfer mechanisms: "+strings.Join(with, ", "))
 			continue
 		}
 		var clean []string
