@@ -28,7 +28,7 @@ import (
 var (
 	boolColumns = map[string]bool{"collectsPayments": true, "collectsUserData": true, "usesAnalytics": true,
 		"onlineOnly": true, "consentBanner": true, "sellsMinorsData": true, "ccpaThresholdsMet": true, "optOutLink": true,
-		"servesQuebec": true} // servesQuebec: issue 8, part j1
+		"servesQuebec": true, "smallProcessingAgent": true} // issue 8, part j1
 	jsonColumns   = map[string]bool{"retention": true, "transferSafeguards": true}
 	stringColumns = map[string]bool{"type": true, "businessName": true, "websiteUrl": true, "businessType": true,
 		"language": true, "jurisdiction": true, "memberState": true, "contactEmail": true, "postalAddress": true,

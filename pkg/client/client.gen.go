@@ -465,6 +465,9 @@ type GenerateRequest struct {
 	// ServesQuebec Only with jurisdiction CA. The business collects personal information in Québec, so Quebec's Act respecting the protection of personal information in the private sector (as amended by Law 25) applies besides PIPEDA. false or absent covers PIPEDA only; absent is a todo.
 	ServesQuebec *bool `json:"servesQuebec,omitempty"`
 
+	// SmallProcessingAgent Only with jurisdiction BR. The business is a small-scale processing agent under Resolução CD/ANPD nº 2/2022 (Arts. 2-3) and has not appointed an encarregado, as its Art. 11 allows; the policy then names contactEmail as its channel for data subjects. Without it or dpoContact, BR documents get a todo.
+	SmallProcessingAgent *bool `json:"smallProcessingAgent,omitempty"`
+
 	// ThirdPartyServices Services by id, display name or alias (GET /v1/catalog lists them); stored as ids, de-duplicated and sorted. A name the catalog does not know is kept as given, named in the document, and reported in todos and a compliance flag.
 	ThirdPartyServices *[]string `json:"thirdPartyServices,omitempty"`
 
@@ -538,9 +541,10 @@ type Policy struct {
 	RiskLevel PolicyRiskLevel `json:"riskLevel"`
 
 	// RiskScore Privacy risk of the business's data practices (not of gaps in the request), the sum of riskFactors capped at 100 (docs/SCORING.md). Higher is riskier.
-	RiskScore       int   `json:"riskScore"`
-	SellsMinorsData *bool `json:"sellsMinorsData,omitempty"`
-	ServesQuebec    *bool `json:"servesQuebec,omitempty"`
+	RiskScore            int   `json:"riskScore"`
+	SellsMinorsData      *bool `json:"sellsMinorsData,omitempty"`
+	ServesQuebec         *bool `json:"servesQuebec,omitempty"`
+	SmallProcessingAgent *bool `json:"smallProcessingAgent,omitempty"`
 
 	// Status ready when the document can be published as it stands; needs_input when todos lists inputs it still needs (any placeholder means needs_input).
 	Status             PolicyStatus         `json:"status"`
@@ -599,9 +603,10 @@ type PolicyFields struct {
 	RiskLevel PolicyFieldsRiskLevel `json:"riskLevel"`
 
 	// RiskScore Privacy risk of the business's data practices (not of gaps in the request), the sum of riskFactors capped at 100 (docs/SCORING.md). Higher is riskier.
-	RiskScore       int   `json:"riskScore"`
-	SellsMinorsData *bool `json:"sellsMinorsData,omitempty"`
-	ServesQuebec    *bool `json:"servesQuebec,omitempty"`
+	RiskScore            int   `json:"riskScore"`
+	SellsMinorsData      *bool `json:"sellsMinorsData,omitempty"`
+	ServesQuebec         *bool `json:"servesQuebec,omitempty"`
+	SmallProcessingAgent *bool `json:"smallProcessingAgent,omitempty"`
 
 	// Status ready when the document can be published as it stands; needs_input when todos lists inputs it still needs (any placeholder means needs_input).
 	Status             PolicyFieldsStatus   `json:"status"`

@@ -254,7 +254,7 @@ func conditionName(c string) bool {
 		"hasPhone", "hasTollFree", "hasDPO", "onlineOnly", "consentBanner", "noConsentBanner", "sellsMinorsData",
 		"transfersUncertain", "unknownServices", "hostKnown", "memberState", "establishedInRegion",
 		"needsRepresentative", "hasRepresentative", "crossSiteTracking", "emailTracking", "tollFreeRequired", "optOutLink",
-		"hasPrivacyOfficer": // issue 8, part j1
+		"hasPrivacyOfficer", "smallAgentNoEncarregado": // issue 8, part j1
 		return true
 	}
 	for _, p := range []string{"law:", "jurisdiction:", "purpose:", "basis:", "serviceCategory:"} {

@@ -478,6 +478,9 @@ func (f *Facts) conditions() map[string]bool {
 	c["hasTollFree"] = req.TollFreeNumber != ""
 	c["hasDPO"] = req.DPOContact != ""
 	c["hasPrivacyOfficer"] = req.PrivacyOfficer != "" // issue 8, part j1
+	// A Brazilian small-scale agent without an encarregado names its
+	// channel for data subjects instead (Res. CD/ANPD nº 2/2022, Art. 11).
+	c["smallAgentNoEncarregado"] = f.HasLaw(lawLGPD) && req.DPOContact == "" && req.SmallProcessingAgent != nil && *req.SmallProcessingAgent
 	c["onlineOnly"] = req.OnlineOnly != nil && *req.OnlineOnly
 	c["consentBanner"] = req.ConsentBanner != nil && *req.ConsentBanner
 	c["noConsentBanner"] = req.ConsentBanner != nil && !*req.ConsentBanner

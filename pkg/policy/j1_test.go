@@ -26,6 +26,14 @@ func TestJ1RequestFields(t *testing.T) {
 			t.Errorf("jurisdiction %q: %v", j, err)
 		}
 	}
+	if _, err := ParseRequest(body(t, with(map[string]any{"jurisdiction": "BR", "smallProcessingAgent": true}))); err != nil {
+		t.Errorf("BR with smallProcessingAgent: %v", err)
+	}
+	_, err = ParseRequest(body(t, with(map[string]any{"jurisdiction": "CA", "smallProcessingAgent": true})))
+	var ce *errs.Error
+	if !errors.As(err, &ce) || len(ce.Fields) != 1 || ce.Fields[0].Field != "smallProcessingAgent" {
+		t.Errorf("CA with smallProcessingAgent: %v", err)
+	}
 	_, err = ParseRequest(body(t, with(map[string]any{"servesQuebec": false, "privacyOfficer": "x"})))
 	var e *errs.Error
 	if !errors.As(err, &e) {
@@ -81,6 +89,13 @@ func TestJ1Todos(t *testing.T) {
 			[]string{"send dpoContact", "Article 7, I LGPD", "https://www.gov.br/anpd/"}, nil},
 		{"BR complete", func() Request { r := base("BR"); r.DPOContact = "Ana, dpo@j1.example"; return r }, nil,
 			[]string{"encarregado, Article 41 LGPD) is Ana, dpo@j1.example"}, []string{": send "}},
+		{"BR small agent without encarregado", func() Request { r := base("BR"); r.SmallProcessingAgent = &yes; return r }, nil,
+			[]string{"we have not appointed an encarregado", "Resolution CD/ANPD nº 2/2022"}, []string{": send ", "our encarregado"}},
+		{"BR small agent with encarregado", func() Request {
+			r := base("BR")
+			r.SmallProcessingAgent, r.DPOContact = &yes, "Ana, dpo@j1.example"
+			return r
+		}, nil, []string{"is Ana, dpo@j1.example"}, []string{"have not appointed"}},
 		{"CH, US providers without guarantee", func() Request { return base("CH") }, []string{"transferSafeguards.aws", "transferSafeguards.google-analytics"},
 			[]string{"Federal Council's list", "https://www.edoeb.admin.ch/"}, nil},
 		{"CH complete", func() Request {

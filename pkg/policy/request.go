@@ -67,6 +67,11 @@ type Request struct {
 	// CQLR c. P-39.1 s. 3.1). Both apply only to the jurisdiction CA.
 	ServesQuebec   *bool  `json:"servesQuebec,omitempty"`
 	PrivacyOfficer string `json:"privacyOfficer,omitempty"`
+	// SmallProcessingAgent (BR only): the business is a small-scale
+	// processing agent (Resolução CD/ANPD nº 2/2022, Arts. 2-3) that has not
+	// appointed an encarregado, as its Art. 11 allows; the policy then names
+	// the channel for data subjects instead (Art. 11, § 1).
+	SmallProcessingAgent *bool `json:"smallProcessingAgent,omitempty"`
 	// HostingProvider is a catalog service id, or the name of a provider
 	// the catalog does not know.
 	HostingProvider string `json:"hostingProvider,omitempty"`
@@ -290,6 +295,11 @@ func ParseRequest(body []byte) (Request, error) {
 		}
 		req.ServesQuebec, req.PrivacyOfficer = nil, ""
 	}
+	req.SmallProcessingAgent = optBool("smallProcessingAgent")
+	if req.Jurisdiction != "" && req.Jurisdiction != JurisdictionBrazil && req.SmallProcessingAgent != nil {
+		bad.Add("smallProcessingAgent", "applies only to the jurisdiction "+JurisdictionBrazil+" (Brazil)")
+		req.SmallProcessingAgent = nil
+	}
 	req.Retention = retention(raw["retention"], &bad)
 	req.TransferSafeguards = safeguards(raw["transferSafeguards"], req.Jurisdiction, &bad)
 	req.Format = enum("format", "format", false, DefaultFormat, Formats, strings.ToLower, nil)
@@ -353,12 +363,15 @@ var fieldNames = []string{
 	"memberState", "phone", "tollFreeNumber", "establishedIn", "dpoContact",
 	"euRepresentative", "ukRepresentative", "onlineOnly", "consentBanner",
 	"sellsMinorsData", "ccpaThresholdsMet", "hostingProvider", "retention", "transferSafeguards", "optOutLink",
-	"servesQuebec", "privacyOfficer", // issue 8, part j1
+	"servesQuebec", "privacyOfficer", "smallProcessingAgent", // issue 8, part j1
 }
 
 // JurisdictionCanada is the jurisdiction servesQuebec and privacyOfficer
 // belong to (issue 8, part j1).
 const JurisdictionCanada = "CA"
+
+// JurisdictionBrazil is the jurisdiction smallProcessingAgent belongs to.
+const JurisdictionBrazil = "BR"
 
 // DateLayout is the form of Request.EffectiveDate.
 const DateLayout = "2006-01-02"

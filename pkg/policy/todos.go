@@ -139,8 +139,8 @@ func todosJ1(f *Facts) []compliance.Todo {
 	if f.HasLaw(lawQuebec) && !f.gdprFamily() && f.Set[compliance.FactSetsNonEssentialCookies] && req.ConsentBanner == nil {
 		add("consentBanner", "Non-essential cookies or similar technologies can identify, locate or profile visitors: say whether they stay off until the visitor accepts them in a cookie banner (true) or not (false).", "CQLR c. P-39.1, s. 8.1")
 	}
-	if f.HasLaw(lawLGPD) && req.DPOContact == "" {
-		add("dpoContact", "The identity and contact information of the encarregado (the person in charge of processing personal data) must be disclosed publicly, preferably on the website; the policy shows a placeholder. A small-scale processing agent may be exempt from appointing one under Resolução CD/ANPD nº 2/2022, Art. 11, but must still offer a channel for data subjects: this generator does not model that exemption.", "LGPD Art. 41, § 1")
+	if f.HasLaw(lawLGPD) && req.DPOContact == "" && (req.SmallProcessingAgent == nil || !*req.SmallProcessingAgent) {
+		add("dpoContact", "The identity and contact information of the encarregado (the person in charge of processing personal data) must be disclosed publicly, preferably on the website; the policy shows a placeholder. A small-scale processing agent (a micro or small business or startup within the revenue limits, not doing high-risk processing) need not appoint one but must offer a channel for data subjects: then send smallProcessingAgent true instead.", "LGPD Art. 41, § 1; Resolução CD/ANPD nº 2/2022, Art. 11")
 	}
 	if f.HasLaw(lawFADP) {
 		// Art. 19(4): a disclosure abroad names the State and the guarantee;

@@ -134,7 +134,7 @@ var textFields = []string{
 var (
 	boolFields     = []string{"collectsPayments", "collectsUserData", "usesAnalytics"}
 	triStateFields = []string{"onlineOnly", "consentBanner", "sellsMinorsData", "optOutLink", "ccpaThresholdsMet",
-		"servesQuebec"} // servesQuebec: issue 8, part j1 (Canada)
+		"servesQuebec", "smallProcessingAgent"} // issue 8, part j1 (Canada, Brazil)
 )
 
 // requestJSON turns the form into the JSON body the API takes, so the one
