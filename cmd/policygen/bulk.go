@@ -27,12 +27,14 @@ import (
 // transferSafeguards hold JSON objects. Empty cells are left out.
 var (
 	boolColumns = map[string]bool{"collectsPayments": true, "collectsUserData": true, "usesAnalytics": true,
-		"onlineOnly": true, "consentBanner": true, "sellsMinorsData": true, "ccpaThresholdsMet": true, "optOutLink": true}
+		"onlineOnly": true, "consentBanner": true, "sellsMinorsData": true, "ccpaThresholdsMet": true, "optOutLink": true,
+		"servesQuebec": true, "smallProcessingAgent": true} // issue 8, part j1
 	jsonColumns   = map[string]bool{"retention": true, "transferSafeguards": true}
 	stringColumns = map[string]bool{"type": true, "businessName": true, "websiteUrl": true, "businessType": true,
 		"language": true, "jurisdiction": true, "memberState": true, "contactEmail": true, "postalAddress": true,
 		"phone": true, "tollFreeNumber": true, "establishedIn": true, "dpoContact": true, "euRepresentative": true,
-		"ukRepresentative": true, "hostingProvider": true, "format": true, "effectiveDate": true}
+		"ukRepresentative": true, "hostingProvider": true, "format": true, "effectiveDate": true,
+		"privacyOfficer": true} // privacyOfficer: issue 8, part j1
 )
 
 // maxBatch is the most items one bulk request may hold.

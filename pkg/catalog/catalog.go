@@ -230,7 +230,14 @@ const (
 // the DPF (the UK-US data bridge, Data Protection (Adequacy) (United States
 // of America) Regulations 2023), the UK International Data Transfer
 // Agreement and the UK Addendum to the EU clauses (s. 119A DPA 2018).
-var TransferMechanisms = []string{"eu_us_dpf", "eu_sccs", "bcr", "uk_extension", "uk_idta", "uk_addendum"}
+var TransferMechanisms = []string{"eu_us_dpf", "eu_sccs", "bcr", "uk_extension", "uk_idta", "uk_addendum",
+	// Issue 8, part j1: Switzerland (FADP Art. 16): the Swiss-U.S. Data
+	// Privacy Framework (Annex 1 DPO, from 15 September 2024, certified
+	// organisations only), standard data protection clauses the FDPIC has
+	// approved, issued or recognised (Art. 16(2)(d)), binding corporate rules
+	// (Art. 16(2)(e)).
+	"ch_dpf", "ch_sccs", "ch_bcr",
+}
 
 // ServiceSource records where a fact about a service was read.
 type ServiceSource struct {

@@ -120,6 +120,9 @@ func (e GenerateRequestSubscriptions1Cancellation) Valid() bool {
 // Defines values for GenerateRequestTransferSafeguards.
 const (
 	Bcr         GenerateRequestTransferSafeguards = "bcr"
+	ChBcr       GenerateRequestTransferSafeguards = "ch_bcr"
+	ChDpf       GenerateRequestTransferSafeguards = "ch_dpf"
+	ChSccs      GenerateRequestTransferSafeguards = "ch_sccs"
 	EuSccs      GenerateRequestTransferSafeguards = "eu_sccs"
 	EuUsDpf     GenerateRequestTransferSafeguards = "eu_us_dpf"
 	UkAddendum  GenerateRequestTransferSafeguards = "uk_addendum"
@@ -131,6 +134,12 @@ const (
 func (e GenerateRequestTransferSafeguards) Valid() bool {
 	switch e {
 	case Bcr:
+		return true
+	case ChBcr:
+		return true
+	case ChDpf:
+		return true
+	case ChSccs:
 		return true
 	case EuSccs:
 		return true
@@ -550,7 +559,7 @@ type GenerateRequest struct {
 	// ContactEmail Privacy contact; without it the document shows placeholders and todos name it.
 	ContactEmail *openapi_types.Email `json:"contactEmail,omitempty"`
 
-	// DpoContact Name and contact details of the data protection officer, if one is designated.
+	// DpoContact Name and contact details of the data protection officer, if one is designated. For BR, the encarregado (LGPD Art. 41), whose identity and contact must be published; absent is a todo for BR.
 	DpoContact *string `json:"dpoContact,omitempty"`
 
 	// EffectiveDate The document's "Last updated" date (YYYY-MM-DD, 2000-2099). Defaults to the day the policy is created (UTC). The same normalised request, effectiveDate included, and template version always give the same document bytes.
@@ -571,7 +580,7 @@ type GenerateRequest struct {
 
 	// Jurisdiction A jurisdiction id from GET /v1/catalog (EU, UK, US-CA, ...), an alias (GB, United Kingdom, EEA, California), or an EU or EEA member state (DE, Germany), which means EU with that state's supervisory authority named for complaints (stored as memberState). A comma-separated list (at most 20) asks for one document that meets every listed jurisdiction's laws; it is stored as ids in catalog order ("EU,US-CA"). EU and UK together give one document with a transfer table, Art. 27 representative and supervisory authority for each.
 	//
-	// Examples: EU, UK, US-CA
+	// Examples: BR, CA, CH, EU, UK, US-CA
 	Jurisdiction string                   `json:"jurisdiction"`
 	Language     *GenerateRequestLanguage `json:"language,omitempty"`
 
@@ -593,11 +602,20 @@ type GenerateRequest struct {
 	// PostalAddress Postal address of the business; line breaks are kept.
 	PostalAddress *string `json:"postalAddress,omitempty"`
 
+	// PrivacyOfficer Only with jurisdiction CA. Title (a name is optional) and contact information of the privacy officer accountable for personal information (PIPEDA Sch. 1, 4.1 and 4.8.2(a)), who is the person in charge of the protection of personal information under Quebec's Act (s. 3.1). Absent is a todo when servesQuebec is true; without it a PIPEDA-only document names the title "privacy officer" and contactEmail.
+	PrivacyOfficer *string `json:"privacyOfficer,omitempty"`
+
 	// Retention How long data is kept, by purpose id (GET /v1/catalog lists purposes), each at most 300 characters. Purposes not given are described by the criteria that decide the period.
 	Retention *map[string]string `json:"retention,omitempty"`
 
 	// SellsMinorsData The business knowingly sells or shares personal information of consumers under 16 (CCPA).
 	SellsMinorsData *bool `json:"sellsMinorsData,omitempty"`
+
+	// ServesQuebec Only with jurisdiction CA. The business collects personal information in Québec, so Quebec's Act respecting the protection of personal information in the private sector (as amended by Law 25) applies besides PIPEDA. false or absent covers PIPEDA only; absent is a todo.
+	ServesQuebec *bool `json:"servesQuebec,omitempty"`
+
+	// SmallProcessingAgent Only with jurisdiction BR. The business is a small-scale processing agent under Resolução CD/ANPD nº 2/2022 (Arts. 2-3) and has not appointed an encarregado, as its Art. 11 allows; the policy then names contactEmail as its channel for data subjects. Without it or dpoContact, BR documents get a todo.
+	SmallProcessingAgent *bool `json:"smallProcessingAgent,omitempty"`
 
 	// Subscriptions Contract documents (terms, eula), when payments are taken: false when no subscriptions are sold; true when some are (the details are then a todo); or an object with the details, which means subscriptions are sold. Subscriptions are modelled as cancellable at any time with effect at the end of the paid period. Stored as an object with offered.
 	Subscriptions *GenerateRequest_Subscriptions `json:"subscriptions,omitempty"`
@@ -608,7 +626,7 @@ type GenerateRequest struct {
 	// TollFreeNumber Toll-free number for CCPA requests; needed when onlineOnly is false (Cal. Civ. Code 1798.130(a)(1)(A)).
 	TollFreeNumber *string `json:"tollFreeNumber,omitempty"`
 
-	// TransferSafeguards Transfer mechanisms the business's contract with a provider relies on, by service (id, name or alias of a catalog service), for the document's jurisdiction: EU eu_us_dpf, eu_sccs, bcr; UK uk_extension, uk_idta, uk_addendum, bcr. Needed (a todo) for every transfer out of the EEA or UK whose safeguard the catalog does not record.
+	// TransferSafeguards Transfer mechanisms the business's contract with a provider relies on, by service (id, name or alias of a catalog service), for the document's jurisdiction: EU eu_us_dpf, eu_sccs, bcr; UK uk_extension, uk_idta, uk_addendum, bcr; CH ch_dpf (Swiss-U.S. Data Privacy Framework), ch_sccs (clauses approved, issued or recognised by the FDPIC), ch_bcr. Needed (a todo) for every transfer out of the EEA, the UK or Switzerland whose safeguard the catalog does not record.
 	TransferSafeguards *map[string][]GenerateRequestTransferSafeguards `json:"transferSafeguards,omitempty"`
 
 	// Type Document type: privacy (privacy policy), cookie (cookie policy), disclaimer (website disclaimer), terms (terms of service), eula (end-user licence agreement for software or apps), acceptable-use (acceptable use policy).
@@ -696,6 +714,7 @@ type Policy struct {
 	OptOutLink      *bool              `json:"optOutLink,omitempty"`
 	Phone           *string            `json:"phone,omitempty"`
 	PostalAddress   *string            `json:"postalAddress,omitempty"`
+	PrivacyOfficer  *string            `json:"privacyOfficer,omitempty"`
 	Retention       *map[string]string `json:"retention,omitempty"`
 	RiskFactors     []RiskFactor       `json:"riskFactors"`
 
@@ -703,8 +722,10 @@ type Policy struct {
 	RiskLevel PolicyRiskLevel `json:"riskLevel"`
 
 	// RiskScore Privacy risk of the business's data practices (not of gaps in the request), the sum of riskFactors capped at 100 (docs/SCORING.md). Higher is riskier.
-	RiskScore       int   `json:"riskScore"`
-	SellsMinorsData *bool `json:"sellsMinorsData,omitempty"`
+	RiskScore            int   `json:"riskScore"`
+	SellsMinorsData      *bool `json:"sellsMinorsData,omitempty"`
+	ServesQuebec         *bool `json:"servesQuebec,omitempty"`
+	SmallProcessingAgent *bool `json:"smallProcessingAgent,omitempty"`
 
 	// Status ready when the document can be published as it stands; needs_input when todos lists inputs it still needs (any placeholder means needs_input).
 	Status        PolicyStatus `json:"status"`
@@ -770,6 +791,7 @@ type PolicyFields struct {
 	OptOutLink       *bool              `json:"optOutLink,omitempty"`
 	Phone            *string            `json:"phone,omitempty"`
 	PostalAddress    *string            `json:"postalAddress,omitempty"`
+	PrivacyOfficer   *string            `json:"privacyOfficer,omitempty"`
 	Retention        *map[string]string `json:"retention,omitempty"`
 	RiskFactors      []RiskFactor       `json:"riskFactors"`
 
@@ -777,8 +799,10 @@ type PolicyFields struct {
 	RiskLevel PolicyFieldsRiskLevel `json:"riskLevel"`
 
 	// RiskScore Privacy risk of the business's data practices (not of gaps in the request), the sum of riskFactors capped at 100 (docs/SCORING.md). Higher is riskier.
-	RiskScore       int   `json:"riskScore"`
-	SellsMinorsData *bool `json:"sellsMinorsData,omitempty"`
+	RiskScore            int   `json:"riskScore"`
+	SellsMinorsData      *bool `json:"sellsMinorsData,omitempty"`
+	ServesQuebec         *bool `json:"servesQuebec,omitempty"`
+	SmallProcessingAgent *bool `json:"smallProcessingAgent,omitempty"`
 
 	// Status ready when the document can be published as it stands; needs_input when todos lists inputs it still needs (any placeholder means needs_input).
 	Status        PolicyFieldsStatus `json:"status"`

@@ -110,7 +110,12 @@ var NeedFields = []string{"contactEmail", "postalAddress",
 	// Cookie policy and disclaimer (issue 8, t2): whether consent is asked
 	// for, the services that set cookies (an unnamed analytics tool or a
 	// service the catalog does not know), affiliate links.
-	"consentBanner", "thirdPartyServices", "affiliateLinks"}
+	"consentBanner", "thirdPartyServices", "affiliateLinks",
+	// Issue 8, part j1: Quebec's person in charge of the protection of
+	// personal information (CQLR c. P-39.1, s. 3.1) and Brazil's encarregado
+	// (LGPD Art. 41, § 1), which the policy must name.
+	"privacyOfficer", "dpoContact",
+}
 
 // FactSet is the set of facts that hold.
 type FactSet map[string]bool

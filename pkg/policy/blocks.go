@@ -79,7 +79,16 @@ func genSummary(b *builder) []Block {
 	case f.HasLaw(lawCCPA):
 		l.Items = append(l.Items, item("summary.rights.ccpa", nil))
 	default:
-		l.Items = append(l.Items, item("summary.rights.caloppa", nil))
+		// Issue 8, part j1: a law with its own summary of rights
+		// ("summary.rights.<law id>") names them; else CalOPPA's choices.
+		key := "summary.rights.caloppa"
+		for _, law := range f.Laws {
+			if _, ok := b.t.Labels["summary.rights."+law.ID]; ok {
+				key = "summary.rights." + law.ID
+				break
+			}
+		}
+		l.Items = append(l.Items, item(key, nil))
 	}
 	l.Items = append(l.Items, item("summary.contact", nil))
 	return []Block{l}
@@ -92,6 +101,15 @@ func (b *builder) jlabel(key string) string {
 		return v
 	}
 	return b.label(key)
+}
+
+// jkey is key.<JURISDICTION> where the language has that label, else key
+// (jlabel's lookup, for labels expanded with placeholders).
+func (b *builder) jkey(key string) string {
+	if _, ok := b.t.Labels[key+"."+b.f.Jurisdiction.ID]; ok {
+		return key + "." + b.f.Jurisdiction.ID
+	}
+	return key
 }
 
 // examples is what a data category includes, limited to what the facts
@@ -178,7 +196,7 @@ func genPurposes(b *builder) []Block {
 		t.Rows = append(t.Rows, [][]Inline{
 			text(b.label("purpose." + p.ID)),
 			text(b.categoryNames(p.Categories)),
-			b.labelInlines("basis."+p.GDPRBasis, nil),
+			b.labelInlines(b.jkey("basis."+p.GDPRBasis), nil), // a jurisdiction may name its own article (issue 8, j1)
 		})
 	}
 	return []Block{t}
@@ -297,10 +315,10 @@ func genTransfers(b *builder) []Block {
 	if len(regimes) == 1 {
 		return []Block{b.transferTable(regimes[0])}
 	}
-	defer b.useRegime(catalog.Jurisdiction{})
+	defer b.useJurisdiction(catalog.Jurisdiction{})
 	var out []Block
 	for _, r := range regimes {
-		b.useRegime(r)
+		b.useJurisdiction(r)
 		t := b.transferTable(r)
 		if len(t.Rows) == 0 {
 			continue
@@ -378,13 +396,13 @@ func genRepresentatives(b *builder) []Block {
 		if !b.f.needsRepresentativeIn(r) {
 			continue
 		}
-		if b.byRegime != nil {
-			b.useRegime(r)
+		if b.byJurisdiction != nil {
+			b.useJurisdiction(r)
 		}
 		out = append(out, Block{Kind: Paragraph, Inlines: b.labelInlines("representative.text", nil)})
 	}
-	if b.byRegime != nil {
-		b.useRegime(catalog.Jurisdiction{})
+	if b.byJurisdiction != nil {
+		b.useJurisdiction(catalog.Jurisdiction{})
 	}
 	return out
 }

@@ -240,6 +240,9 @@ var placeholders = []string{
 	"governingLaw", "minimumAge", "billingPeriod", "cancellationMethod", "subscriptionTerms",
 	// Disclaimer (issue 8, t2).
 	"affiliateStatus",
+	// Issue 8, part j1: Quebec's person in charge (privacyOfficer) and
+	// Brazil's encarregado (dpoContact, a placeholder when missing).
+	"privacyOfficer", "encarregado",
 }
 
 // labelPlaceholders are filled in by the generator that uses the label.
@@ -255,7 +258,8 @@ func conditionName(c string) bool {
 	case "gdprFamily", "collectsUserData", "setsCookies", "cookiesKnown", "cookiesUnknown", "contractData", "hasPostalAddress",
 		"hasPhone", "hasTollFree", "hasDPO", "onlineOnly", "consentBanner", "noConsentBanner", "sellsMinorsData",
 		"transfersUncertain", "unknownServices", "hostKnown", "memberState", "establishedInRegion",
-		"needsRepresentative", "hasRepresentative", "crossSiteTracking", "emailTracking", "tollFreeRequired", "optOutLink":
+		"needsRepresentative", "hasRepresentative", "crossSiteTracking", "emailTracking", "tollFreeRequired", "optOutLink",
+		"hasPrivacyOfficer", "smallAgentNoEncarregado": // issue 8, part j1
 		return true
 	// Contract documents: what the request says of subscriptions.
 	// Disclaimer (issue 8, t2).

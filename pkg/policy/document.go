@@ -94,11 +94,11 @@ type builder struct {
 	// document for several transfer regimes the regime a clause or table
 	// is about.
 	regime catalog.Jurisdiction
-	// base are the document's placeholder values; byRegime the same with
-	// one regime's region, law, authority and representative, set only
-	// when the document covers several regimes.
-	base     map[string][]Inline
-	byRegime map[string]map[string][]Inline
+	// base are the document's placeholder values; byJurisdiction the same
+	// with one listed jurisdiction's region, law, authority and
+	// representative, set only when the document covers several.
+	base           map[string][]Inline
+	byJurisdiction map[string]map[string][]Inline
 }
 
 func (b *builder) label(key string) string {
@@ -280,19 +280,29 @@ func (b *builder) setVars() {
 		}
 	}
 	v["provisionExamples"] = text(b.joinOr(without))
+	// Issue 8, part j1: the person in charge in Québec (s. 3.1) and the
+	// encarregado in Brazil (LGPD Art. 41) must be named; missing, they are
+	// placeholders (and todos).
+	v["privacyOfficer"], v["encarregado"] = missing("privacyOfficer"), missing("dpoContact")
+	if req.PrivacyOfficer != "" {
+		v["privacyOfficer"] = text(userText(req.PrivacyOfficer))
+	}
+	if req.DPOContact != "" {
+		v["encarregado"] = text(userText(req.DPOContact))
+	}
 	b.contractVars(v, missing)
 	b.regime = f.Jurisdiction
-	if len(f.Regimes) > 1 {
-		b.byRegime = map[string]map[string][]Inline{}
-		var regions, names, shorts []string
-		for _, r := range f.Regimes {
+	if len(f.Jurisdictions) > 1 {
+		// Each listed jurisdiction's words: its region, its law (as in a
+		// document for it alone: its last law with a name label), its
+		// authority and Art. 27 representative.
+		b.byJurisdiction = map[string]map[string][]Inline{}
+		for _, r := range f.Jurisdictions {
 			rv := maps.Clone(v)
 			rv["region"] = text(b.label("region." + r.ID))
-			regions = append(regions, b.label("region."+r.ID))
 			for _, l := range f.Laws {
 				if n := b.label("law." + l.ID); n != "" && slices.Contains(l.Jurisdictions, r.ID) {
 					rv["lawName"], rv["lawShort"] = text(n), text(b.label("lawShort."+l.ID))
-					names, shorts = append(names, n), append(shorts, b.label("lawShort."+l.ID))
 				}
 			}
 			if a := r.Authority; a != nil {
@@ -304,10 +314,22 @@ func (b *builder) setVars() {
 			} else {
 				rv["representative"] = missing("representative")
 			}
-			b.byRegime[r.ID] = rv
+			b.byJurisdiction[r.ID] = rv
 		}
-		// Clauses about every regime at once name them all.
-		v["region"], v["lawName"], v["lawShort"] = text(b.join(regions)), text(b.join(names)), text(b.join(shorts))
+		// Clauses about no one jurisdiction speak of the primary one's law,
+		// or, with several transfer regimes, of all of them at once.
+		v = maps.Clone(b.byJurisdiction[f.Jurisdiction.ID])
+		if len(f.Regimes) > 1 {
+			var regions, names, shorts []string
+			for _, r := range f.Regimes {
+				rv := b.byJurisdiction[r.ID]
+				regions = append(regions, b.label("region."+r.ID))
+				if n, ok := rv["lawName"]; ok {
+					names, shorts = append(names, n[0].Text), append(shorts, rv["lawShort"][0].Text)
+				}
+			}
+			v["region"], v["lawName"], v["lawShort"] = text(b.join(regions)), text(b.join(names)), text(b.join(shorts))
+		}
 	}
 	b.base = v
 	b.vars = v
@@ -354,37 +376,43 @@ func (b *builder) joinOr(items []string) string {
 	return strings.Join(items[:len(items)-1], b.label("listSeparator")) + b.label("listLastSeparatorOr") + items[len(items)-1]
 }
 
-// useRegime makes r's words current (the primary's and the document's
-// when r is the zero value).
-func (b *builder) useRegime(r catalog.Jurisdiction) {
-	if rv, ok := b.byRegime[r.ID]; ok {
+// useJurisdiction makes r's words current (the document's own when r is
+// the zero value).
+func (b *builder) useJurisdiction(r catalog.Jurisdiction) {
+	if rv, ok := b.byJurisdiction[r.ID]; ok {
 		b.regime, b.vars = r, rv
 		return
 	}
 	b.regime, b.vars = b.f.Jurisdiction, b.base
 }
 
-// clauseRegime is the one transfer regime whose laws a clause satisfies
-// (the UK complaint clause satisfies UK GDPR only), or the zero value for
-// a clause about several regimes or none.
-func (b *builder) clauseRegime(c Clause) catalog.Jurisdiction {
-	var found catalog.Jurisdiction
-	for _, id := range c.Satisfies {
+// clauseJurisdiction is the one listed jurisdiction whose laws a clause
+// satisfies (the UK complaint clause satisfies UK GDPR only; Brazil's
+// clauses the LGPD), or the zero value for a clause about several
+// jurisdictions or none, which speaks with the document's own words.
+func (b *builder) clauseJurisdiction(c Clause) catalog.Jurisdiction {
+	var found []catalog.Jurisdiction
+	for i, id := range c.Satisfies {
 		r, ok := compliance.FindRequirement(b.f.Laws, id)
 		if !ok {
 			continue
 		}
-		for _, g := range b.f.Regimes {
-			if !slices.ContainsFunc(b.f.Laws, func(l compliance.Law) bool { return l.ID == r.Law && slices.Contains(l.Jurisdictions, g.ID) }) {
-				continue
-			}
-			if found.ID != "" && found.ID != g.ID {
-				return catalog.Jurisdiction{}
-			}
-			found = g
+		li := slices.IndexFunc(b.f.Laws, func(l compliance.Law) bool { return l.ID == r.Law })
+		covered := slices.DeleteFunc(slices.Clone(b.f.Jurisdictions), func(j catalog.Jurisdiction) bool {
+			return !slices.Contains(b.f.Laws[li].Jurisdictions, j.ID)
+		})
+		if i == 0 || found == nil {
+			found = covered
+			continue
 		}
+		found = slices.DeleteFunc(found, func(j catalog.Jurisdiction) bool {
+			return !slices.ContainsFunc(covered, func(k catalog.Jurisdiction) bool { return k.ID == j.ID })
+		})
 	}
-	return found
+	if len(found) != 1 {
+		return catalog.Jurisdiction{}
+	}
+	return found[0]
 }
 
 // holds reports whether every condition of when holds: "x" holds when x
@@ -433,8 +461,8 @@ func (b *builder) build(s *Structure, applicable []compliance.Requirement) (*Doc
 			if !holds(cond, c.When) {
 				continue
 			}
-			if b.byRegime != nil {
-				b.useRegime(b.clauseRegime(c))
+			if b.byJurisdiction != nil {
+				b.useJurisdiction(b.clauseJurisdiction(c))
 			}
 			cb, err := b.clause(c.ID, sec.ID)
 			if err != nil {

@@ -98,6 +98,12 @@ const (
 	lawCCPA   = "ccpa"
 	// lawCCPARegs are the CCPA regulations (11 CCR § 7000 et seq.).
 	lawCCPARegs = "ccpa-regs"
+	// Issue 8, part j1: Canada (PIPEDA and, for a business serving Québec,
+	// CQLR c. P-39.1 as amended by Law 25), Brazil and Switzerland.
+	lawPIPEDA = "pipeda"
+	lawQuebec = "quebec-law25"
+	lawLGPD   = "lgpd"
+	lawFADP   = "fadp"
 )
 
 // deviceCategories are collected automatically from the user's device
@@ -166,6 +172,12 @@ func buildFacts(req Request, cat *catalog.Catalog, laws []compliance.Law) (*Fact
 	f.CCPACovers = f.HasLaw(lawCCPA)
 	if t := req.CCPAThresholdsMet; t != nil && !*t {
 		f.Laws = slices.DeleteFunc(f.Laws, func(l compliance.Law) bool { return l.ID == lawCCPA || l.ID == lawCCPARegs })
+	}
+	// Issue 8, part j1: Quebec's private-sector Act applies only to a
+	// business that serves Québec (servesQuebec true); otherwise a Canadian
+	// document covers PIPEDA alone.
+	if t := req.ServesQuebec; t == nil || !*t {
+		f.Laws = slices.DeleteFunc(f.Laws, func(l compliance.Law) bool { return l.ID == lawQuebec })
 	}
 	if len(f.Laws) == 0 {
 		return nil, fmt.Errorf("policy: no law covers jurisdiction %q", req.Jurisdiction)
@@ -486,7 +498,7 @@ func transfersOutOf(r catalog.Jurisdiction, s catalog.Service) bool {
 // its Art. 27 representative there (one established there does not).
 func (f *Facts) needsRepresentativeIn(r catalog.Jurisdiction) bool {
 	e := f.Request.EstablishedIn
-	return f.gdprFamily() && e != "" && !slices.Contains(r.Countries, e)
+	return f.gdprFamily() && r.RepresentativeField != "" && e != "" && !slices.Contains(r.Countries, e)
 }
 
 // needsRepresentative: some regime needs an Art. 27 representative.
@@ -545,6 +557,10 @@ func (f *Facts) conditions() map[string]bool {
 	c["hasPhone"] = req.Phone != ""
 	c["hasTollFree"] = req.TollFreeNumber != ""
 	c["hasDPO"] = req.DPOContact != ""
+	c["hasPrivacyOfficer"] = req.PrivacyOfficer != "" // issue 8, part j1
+	// A Brazilian small-scale agent without an encarregado names its
+	// channel for data subjects instead (Res. CD/ANPD nº 2/2022, Art. 11).
+	c["smallAgentNoEncarregado"] = f.HasLaw(lawLGPD) && req.DPOContact == "" && req.SmallProcessingAgent != nil && *req.SmallProcessingAgent
 	c["onlineOnly"] = req.OnlineOnly != nil && *req.OnlineOnly
 	c["consentBanner"] = req.ConsentBanner != nil && *req.ConsentBanner
 	c["noConsentBanner"] = req.ConsentBanner != nil && !*req.ConsentBanner

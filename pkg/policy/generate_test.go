@@ -310,6 +310,9 @@ func completeRequest(req *Request) {
 	req.Subscriptions = subscriptionCases()["renews-online"]
 	// Disclaimer (issue 8, t2): whether links earn the business anything.
 	req.AffiliateLinks = &f
+	// Issue 8, part j1: a complete Canadian request serves Québec, so the
+	// matrix covers Law 25 (an incomplete one covers PIPEDA alone).
+	req.ServesQuebec, req.PrivacyOfficer = &t, "Privacy Officer, privacy@matrix.example"
 	// A complete request names its analytics tool.
 	c, _ := catalog.Default()
 	named := slices.ContainsFunc(req.ThirdPartyServices, func(id string) bool {
@@ -321,15 +324,12 @@ func completeRequest(req *Request) {
 		slices.Sort(req.ThirdPartyServices)
 	}
 	// The business names the safeguard of every transfer the catalog
-	// cannot place, for each transfer regime (eu_sccs, uk_idta).
+	// cannot place, for each transfer regime (eu_sccs, uk_idta, ch_sccs).
 	facts, err := BuildFacts(*req)
 	if err != nil {
 		panic(err)
 	}
-	if !facts.gdprFamily() {
-		return
-	}
-	for _, r := range facts.transferRegimes() {
+	for _, r := range facts.Regimes {
 		for _, s := range facts.Services {
 			if transfersOutOf(r, s.Service) && transferBasis(r, s) == basisNone {
 				if req.TransferSafeguards == nil {
@@ -536,6 +536,10 @@ func checkOne(t *testing.T, name string, req Request, laws []compliance.Law) {
 	lawsHere := compliance.ForType(LawsFor(laws, JurisdictionIDs(req.Jurisdiction)), req.Type)
 	if req.CCPAThresholdsMet != nil && !*req.CCPAThresholdsMet {
 		lawsHere = slices.DeleteFunc(lawsHere, func(l compliance.Law) bool { return strings.HasPrefix(l.ID, "ccpa") })
+	}
+	// Quebec's Act only for a business that serves Québec (issue 8, j1).
+	if req.ServesQuebec == nil || !*req.ServesQuebec {
+		lawsHere = slices.DeleteFunc(lawsHere, func(l compliance.Law) bool { return l.ID == "quebec-law25" })
 	}
 	want := compliance.Applicable(lawsHere, expected)
 	if len(want) != len(applicable) || len(want) == 0 {

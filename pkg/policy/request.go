@@ -59,6 +59,20 @@ type Request struct {
 	// CCPAThresholdsMet: the business meets a threshold of Cal. Civ. Code
 	// § 1798.140(d)(1); when false the CCPA does not apply to it.
 	CCPAThresholdsMet *bool `json:"ccpaThresholdsMet,omitempty"`
+	// Issue 8, part j1 (Canada). ServesQuebec: the business collects
+	// personal information in Québec (serves people there), so Quebec's
+	// private-sector Act (Law 25) applies besides PIPEDA; nil or false: the
+	// document covers PIPEDA only (nil is a todo). PrivacyOfficer is the
+	// title (and, optionally, name) and contact information of the person
+	// accountable for personal information (PIPEDA Sch. 1 cl. 4.1, 4.8.2(a);
+	// CQLR c. P-39.1 s. 3.1). Both apply only to the jurisdiction CA.
+	ServesQuebec   *bool  `json:"servesQuebec,omitempty"`
+	PrivacyOfficer string `json:"privacyOfficer,omitempty"`
+	// SmallProcessingAgent (BR only): the business is a small-scale
+	// processing agent (Resolução CD/ANPD nº 2/2022, Arts. 2-3) that has not
+	// appointed an encarregado, as its Art. 11 allows; the policy then names
+	// the channel for data subjects instead (Art. 11, § 1).
+	SmallProcessingAgent *bool `json:"smallProcessingAgent,omitempty"`
 	// HostingProvider is a catalog service id, or the name of a provider
 	// the catalog does not know.
 	HostingProvider string `json:"hostingProvider,omitempty"`
@@ -290,6 +304,24 @@ func ParseRequest(body []byte) (Request, error) {
 	req.SellsMinorsData = optBool("sellsMinorsData")
 	req.OptOutLink = optBool("optOutLink")
 	req.CCPAThresholdsMet = optBool("ccpaThresholdsMet")
+	// Issue 8, part j1: Canada's Quebec switch and privacy officer.
+	req.ServesQuebec = optBool("servesQuebec")
+	if s, ok := text("privacyOfficer", false, MaxContact, true); ok {
+		req.PrivacyOfficer = s
+	}
+	if req.Jurisdiction != "" && !slices.Contains(JurisdictionIDs(req.Jurisdiction), JurisdictionCanada) {
+		for _, name := range []string{"servesQuebec", "privacyOfficer"} {
+			if v, given := raw[name]; given && string(v) != "null" {
+				bad.Add(name, "applies only to the jurisdiction "+JurisdictionCanada+" (Canada)")
+			}
+		}
+		req.ServesQuebec, req.PrivacyOfficer = nil, ""
+	}
+	req.SmallProcessingAgent = optBool("smallProcessingAgent")
+	if req.Jurisdiction != "" && !slices.Contains(JurisdictionIDs(req.Jurisdiction), JurisdictionBrazil) && req.SmallProcessingAgent != nil {
+		bad.Add("smallProcessingAgent", "applies only to the jurisdiction "+JurisdictionBrazil+" (Brazil)")
+		req.SmallProcessingAgent = nil
+	}
 	req.Retention = retention(raw["retention"], &bad)
 	if req.Jurisdiction != "" {
 		req.TransferSafeguards = safeguards(raw["transferSafeguards"], JurisdictionIDs(req.Jurisdiction), &bad)
@@ -361,8 +393,16 @@ var fieldNames = []string{
 	"euRepresentative", "ukRepresentative", "onlineOnly", "consentBanner",
 	"sellsMinorsData", "ccpaThresholdsMet", "hostingProvider", "retention", "transferSafeguards", "optOutLink",
 	"governingLaw", "subscriptions", "minimumAge",
-	"affiliateLinks", // disclaimer (issue 8, t2)
+	"affiliateLinks",                                         // disclaimer (issue 8, t2)
+	"servesQuebec", "privacyOfficer", "smallProcessingAgent", // issue 8, part j1
 }
+
+// JurisdictionCanada is the jurisdiction servesQuebec and privacyOfficer
+// belong to (issue 8, part j1).
+const JurisdictionCanada = "CA"
+
+// JurisdictionBrazil is the jurisdiction smallProcessingAgent belongs to.
+const JurisdictionBrazil = "BR"
 
 // DateLayout is the form of Request.EffectiveDate.
 const DateLayout = "2006-01-02"
@@ -596,7 +636,13 @@ func safeguards(v json.RawMessage, jurisdictions []string, bad *errs.Fields) map
 			continue
 		}
 		if len(allowed) == 0 {
-			bad.Add(field, "applies only to the EU and UK jurisdictions")
+			var with []string
+			for _, j := range cat().Jurisdictions {
+				if len(j.TransferMechanisms) > 0 {
+					with = append(with, j.ID)
+				}
+			}
+			bad.Add(field, "applies only to the jurisdictions whose law has transfer mechanisms: "+strings.Join(with, ", "))
 			continue
 		}
 		var clean []string

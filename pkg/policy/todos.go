@@ -130,6 +130,16 @@ func todos(f *Facts) []compliance.Todo {
 	if f.CCPACovers && req.CCPAThresholdsMet == nil {
 		add("ccpaThresholdsMet", "The CCPA applies only to a business that meets a threshold of § 1798.140(d)(1) (revenue, 100,000 consumers or households, or half its revenue from selling or sharing); the policy includes the CCPA sections until you say.", "Cal. Civ. Code § 1798.140(d)(1)")
 	}
+	out = append(out, todosJ1(f)...)
+	// The shared todos above cite the GDPR, the CCPA or CalOPPA; a document
+	// under none of them cites its own law for the same inputs.
+	if !gdpr && !f.HasLaw(lawCCPA) && !f.HasLaw("caloppa") {
+		for i := range out {
+			if c := localCitation(f, out[i].Field); c != "" {
+				out[i].Citation = c
+			}
+		}
+	}
 	return out
 }
 
@@ -149,6 +159,47 @@ func neededInputs(f *Facts) []compliance.Todo {
 				continue
 			}
 			out = append(out, compliance.Todo{Field: field, Why: r.MissingFix, Citation: r.Citation})
+		}
+	}
+	return out
+}
+
+// todosJ1 are the inputs the Canadian, Brazilian and Swiss laws add
+// (issue 8, part j1).
+func todosJ1(f *Facts) []compliance.Todo {
+	req := f.Request
+	var out []compliance.Todo
+	add := func(field, why, cite string) {
+		out = append(out, compliance.Todo{Field: field, Why: why, Citation: cite})
+	}
+	if f.HasLaw(lawPIPEDA) && req.ServesQuebec == nil {
+		add("servesQuebec", "Say whether the business serves people in Québec (true or false). Quebec's private-sector Act, as amended by Law 25, then applies besides PIPEDA and adds its own notice items and a person in charge to name; until you say, the policy covers PIPEDA only.", "CQLR c. P-39.1, s. 1")
+	}
+	if f.HasLaw(lawQuebec) && req.PrivacyOfficer == "" {
+		add("privacyOfficer", "The title and contact information of the person in charge of the protection of personal information must be published on the website (by default the person with the highest authority in the business); the policy shows a placeholder.", "CQLR c. P-39.1, s. 3.1")
+	}
+	// s. 8.1: the policy says how the identifying, locating or profiling
+	// functions are activated; the GDPR family asks the same question.
+	if f.HasLaw(lawQuebec) && !f.gdprFamily() && f.Set[compliance.FactSetsNonEssentialCookies] && req.ConsentBanner == nil {
+		add("consentBanner", "Non-essential cookies or similar technologies can identify, locate or profile visitors: say whether they stay off until the visitor accepts them in a cookie banner (true) or not (false).", "CQLR c. P-39.1, s. 8.1")
+	}
+	if f.HasLaw(lawLGPD) && req.DPOContact == "" && (req.SmallProcessingAgent == nil || !*req.SmallProcessingAgent) {
+		add("dpoContact", "The identity and contact information of the encarregado (the person in charge of processing personal data) must be disclosed publicly, preferably on the website; the policy shows a placeholder. A small-scale processing agent (a micro or small business or startup within the revenue limits, not doing high-risk processing) need not appoint one but must offer a channel for data subjects: then send smallProcessingAgent true instead.", "LGPD Art. 41, § 1; Resolução CD/ANPD nº 2/2022, Art. 11")
+	}
+	if f.HasLaw(lawFADP) {
+		// Art. 19(4): a disclosure abroad names the State and the guarantee;
+		// where the State is not on the Federal Council's list and the
+		// catalog records no guarantee, the business gives it.
+		for _, ch := range f.Regimes {
+			if !slices.ContainsFunc(f.Laws, func(l compliance.Law) bool { return l.ID == lawFADP && slices.Contains(l.Jurisdictions, ch.ID) }) {
+				continue
+			}
+			for _, sv := range f.Services {
+				if transfersOutOf(ch, sv.Service) && transferBasis(ch, sv) == basisNone {
+					add("transferSafeguards."+sv.ID, fmt.Sprintf("%s may receive personal data outside Switzerland, in a State this policy does not record as adequate, and the catalog records no guarantee for it; give the guarantee your contract with the provider relies on (%s).",
+						sv.Name, strings.Join(ch.TransferMechanisms, ", ")), "FADP Art. 19(4), Art. 16(2)")
+				}
+			}
 		}
 	}
 	return out
@@ -175,6 +226,32 @@ func inputMissing(req Request, field string) bool {
 		return req.AffiliateLinks == nil
 	}
 	return false
+}
+
+// localCitation is the provision of the document's own law (PIPEDA, LGPD
+// or FADP) behind a shared todo's field, or "".
+func localCitation(f *Facts, field string) string {
+	if strings.HasPrefix(field, "thirdPartyServices") {
+		field = "thirdPartyServices"
+	}
+	cites := map[string][3]string{ // PIPEDA, LGPD, FADP
+		"contactEmail":       {"PIPEDA Sch. 1, cl. 4.8.2(a)-(b)", "LGPD Art. 9, IV", "FADP Art. 19(2)(a)"},
+		"hostingProvider":    {"PIPEDA s. 6.1; Sch. 1, cl. 4.8", "LGPD Art. 9, V", "FADP Art. 19(2)(c), (4)"},
+		"thirdPartyServices": {"PIPEDA s. 6.1; Sch. 1, cl. 4.8", "LGPD Art. 9, V", "FADP Art. 19(2)(c), (4)"},
+	}
+	c, ok := cites[field]
+	if !ok {
+		return ""
+	}
+	switch {
+	case f.HasLaw(lawPIPEDA):
+		return c[0]
+	case f.HasLaw(lawLGPD):
+		return c[1]
+	case f.HasLaw(lawFADP):
+		return c[2]
+	}
+	return ""
 }
 
 // cookieCite is the provision on cookie consent of the document's cookie

@@ -128,12 +128,14 @@ var textFields = []string{
 	"type", "businessName", "websiteUrl", "businessType", "language", "jurisdiction",
 	"contactEmail", "postalAddress", "phone", "tollFreeNumber", "establishedIn", "dpoContact",
 	"euRepresentative", "ukRepresentative", "hostingProvider", "format", "effectiveDate",
+	"privacyOfficer", // issue 8, part j1 (Canada)
 }
 
 // Check boxes (false when not ticked) and yes/no/not-stated choices.
 var (
 	boolFields     = []string{"collectsPayments", "collectsUserData", "usesAnalytics"}
-	triStateFields = []string{"onlineOnly", "consentBanner", "sellsMinorsData", "optOutLink", "ccpaThresholdsMet", "affiliateLinks"}
+	triStateFields = []string{"onlineOnly", "consentBanner", "sellsMinorsData", "optOutLink", "ccpaThresholdsMet", "affiliateLinks",
+		"servesQuebec", "smallProcessingAgent"} // issue 8, part j1 (Canada, Brazil)
 )
 
 // requestJSON turns the form into the JSON body the API takes, so the one
