@@ -423,9 +423,9 @@ type GenerateRequest struct {
 	// HostingProvider The company that hosts the website (a catalog service such as aws or shopify, or a name). Without it the document shows a placeholder.
 	HostingProvider *string `json:"hostingProvider,omitempty"`
 
-	// Jurisdiction EU, UK or US-CA, an alias (GB, United Kingdom, EEA, California), or an EU or EEA member state (DE, Germany), which means EU with that state's supervisory authority named for complaints (stored as memberState).
+	// Jurisdiction EU, UK, US-CA, AU, NZ, SG or ZA, an alias (GB, United Kingdom, EEA, California, Australia, Aotearoa, Singapore, South Africa), or an EU or EEA member state (DE, Germany), which means EU with that state's supervisory authority named for complaints (stored as memberState).
 	//
-	// Examples: EU, UK, US-CA
+	// Examples: AU, EU, NZ, SG, UK, US-CA, ZA
 	Jurisdiction string                   `json:"jurisdiction"`
 	Language     *GenerateRequestLanguage `json:"language,omitempty"`
 

@@ -94,7 +94,10 @@ var FactNames = []string{
 }
 
 // NeedFields is the vocabulary of request fields a requirement may need.
-var NeedFields = []string{"contactEmail", "postalAddress"}
+var NeedFields = []string{"contactEmail", "postalAddress",
+	// Issue 8, part j2: Singapore's data protection officer (PDPA s 11(5)).
+	"dpoContact",
+}
 
 // FactSet is the set of facts that hold.
 type FactSet map[string]bool

@@ -75,7 +75,16 @@ func genSummary(b *builder) []Block {
 	case f.HasLaw(lawCCPA):
 		l.Items = append(l.Items, item("summary.rights.ccpa", nil))
 	default:
-		l.Items = append(l.Items, item("summary.rights.caloppa", nil))
+		// Issue 8, part j1: a law with its own summary of rights
+		// ("summary.rights.<law id>") names them; else CalOPPA's choices.
+		key := "summary.rights.caloppa"
+		for _, law := range f.Laws {
+			if _, ok := b.t.Labels["summary.rights."+law.ID]; ok {
+				key = "summary.rights." + law.ID
+				break
+			}
+		}
+		l.Items = append(l.Items, item(key, nil))
 	}
 	l.Items = append(l.Items, item("summary.contact", nil))
 	return []Block{l}

@@ -235,6 +235,9 @@ var placeholders = []string{
 	"phone", "tollFreeNumber", "representative", "hostingProvider", "unknownServices", "jointServices",
 	"consentMethod", "emailServices", "memberStateName", "memberAuthorityName", "memberAuthorityUrl",
 	"crossSiteServices", "optOutLinkStatus", "optOutSignalsStatus",
+	// Issue 8, part j2: the address New Zealand and South Africa require
+	// and Singapore's data protection officer (j2.go).
+	"requiredAddress", "dataProtectionOfficer",
 }
 
 // labelPlaceholders are filled in by the generator that uses the label.

@@ -246,6 +246,7 @@ func (b *builder) setVars() {
 		}
 	}
 	v["provisionExamples"] = text(b.joinOr(without))
+	b.varsJ2(v) // issue 8, part j2 (j2.go)
 	b.vars = v
 }
 

@@ -107,6 +107,7 @@ func todos(f *Facts) []compliance.Todo {
 	if f.CCPACovers && req.CCPAThresholdsMet == nil {
 		add("ccpaThresholdsMet", "The CCPA applies only to a business that meets a threshold of § 1798.140(d)(1) (revenue, 100,000 consumers or households, or half its revenue from selling or sharing); the policy includes the CCPA sections until you say.", "Cal. Civ. Code § 1798.140(d)(1)")
 	}
+	out = todosJ2(f, out) // issue 8, part j2 (j2.go)
 	return out
 }
 
