@@ -113,7 +113,8 @@ var NeedFields = []string{"contactEmail", "postalAddress",
 	"consentBanner", "thirdPartyServices", "affiliateLinks",
 	// Issue 8, part j1: Quebec's person in charge of the protection of
 	// personal information (CQLR c. P-39.1, s. 3.1) and Brazil's encarregado
-	// (LGPD Art. 41, § 1), which the policy must name.
+	// (LGPD Art. 41, § 1), which the policy must name; also Singapore's
+	// data protection officer (PDPA s 11(5), issue 8, part j2).
 	"privacyOfficer", "dpoContact",
 }
 

@@ -243,6 +243,9 @@ var placeholders = []string{
 	// Issue 8, part j1: Quebec's person in charge (privacyOfficer) and
 	// Brazil's encarregado (dpoContact, a placeholder when missing).
 	"privacyOfficer", "encarregado",
+	// Issue 8, part j2: the address New Zealand and South Africa require
+	// and Singapore's data protection officer (j2.go).
+	"requiredAddress", "dataProtectionOfficer",
 }
 
 // labelPlaceholders are filled in by the generator that uses the label.

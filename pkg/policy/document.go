@@ -291,6 +291,7 @@ func (b *builder) setVars() {
 		v["encarregado"] = text(userText(req.DPOContact))
 	}
 	b.contractVars(v, missing)
+	b.varsJ2(v) // issue 8, part j2 (j2.go)
 	b.regime = f.Jurisdiction
 	if len(f.Jurisdictions) > 1 {
 		// Each listed jurisdiction's words: its region, its law (as in a

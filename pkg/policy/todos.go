@@ -140,6 +140,7 @@ func todos(f *Facts) []compliance.Todo {
 			}
 		}
 	}
+	out = todosJ2(f, out) // issue 8, part j2 (j2.go)
 	return out
 }
 
