@@ -423,9 +423,9 @@ type GenerateRequest struct {
 	// HostingProvider The company that hosts the website (a catalog service such as aws or shopify, or a name). Without it the document shows a placeholder.
 	HostingProvider *string `json:"hostingProvider,omitempty"`
 
-	// Jurisdiction EU, UK or US-CA, an alias (GB, United Kingdom, EEA, California), or an EU or EEA member state (DE, Germany), which means EU with that state's supervisory authority named for complaints (stored as memberState).
+	// Jurisdiction EU, UK, US-CA, US (every US state privacy law in force plus the CCPA and CalOPPA), US-VA, US-CO, US-CT, US-UT, US-TX, US-OR, US-NJ or US-NE, an alias (GB, United Kingdom, EEA, California, United States, Texas), or an EU or EEA member state (DE, Germany), which means EU with that state's supervisory authority named for complaints (stored as memberState).
 	//
-	// Examples: EU, UK, US-CA
+	// Examples: EU, UK, US-CA, US-CO, US-CT, US-NE, US-NJ, US-OR, US-TX, US-UT, US-VA, US
 	Jurisdiction string                   `json:"jurisdiction"`
 	Language     *GenerateRequestLanguage `json:"language,omitempty"`
 
@@ -447,8 +447,14 @@ type GenerateRequest struct {
 	// Retention How long data is kept, by purpose id (GET /v1/catalog lists purposes), each at most 300 characters. Purposes not given are described by the criteria that decide the period.
 	Retention *map[string]string `json:"retention,omitempty"`
 
+	// SellsBiometricData The business sells biometric data (sensitive data too). For Texas (§ 541.102(c)) the document then shows "NOTICE: We may sell your biometric personal data." and the sensitive-data notice. Absent or null means no such sale.
+	SellsBiometricData *bool `json:"sellsBiometricData,omitempty"`
+
 	// SellsMinorsData The business knowingly sells or shares personal information of consumers under 16 (CCPA).
 	SellsMinorsData *bool `json:"sellsMinorsData,omitempty"`
+
+	// SellsSensitiveData The business sells personal data that is sensitive data under a U.S. state privacy law. For Texas (Tex. Bus. & Com. Code § 541.102(b)) the document then shows the prescribed notice "NOTICE: We may sell your sensitive personal data." Absent or null means no such sale.
+	SellsSensitiveData *bool `json:"sellsSensitiveData,omitempty"`
 
 	// ThirdPartyServices Services by id, display name or alias (GET /v1/catalog lists them); stored as ids, de-duplicated and sorted. A name the catalog does not know is kept as given, named in the document, and reported in todos and a compliance flag.
 	ThirdPartyServices *[]string `json:"thirdPartyServices,omitempty"`
@@ -522,8 +528,10 @@ type Policy struct {
 	RiskLevel PolicyRiskLevel `json:"riskLevel"`
 
 	// RiskScore Privacy risk of the business's data practices (not of gaps in the request), the sum of riskFactors capped at 100 (docs/SCORING.md). Higher is riskier.
-	RiskScore       int   `json:"riskScore"`
-	SellsMinorsData *bool `json:"sellsMinorsData,omitempty"`
+	RiskScore          int   `json:"riskScore"`
+	SellsBiometricData *bool `json:"sellsBiometricData,omitempty"`
+	SellsMinorsData    *bool `json:"sellsMinorsData,omitempty"`
+	SellsSensitiveData *bool `json:"sellsSensitiveData,omitempty"`
 
 	// Status ready when the document can be published as it stands; needs_input when todos lists inputs it still needs (any placeholder means needs_input).
 	Status             PolicyStatus         `json:"status"`
@@ -581,8 +589,10 @@ type PolicyFields struct {
 	RiskLevel PolicyFieldsRiskLevel `json:"riskLevel"`
 
 	// RiskScore Privacy risk of the business's data practices (not of gaps in the request), the sum of riskFactors capped at 100 (docs/SCORING.md). Higher is riskier.
-	RiskScore       int   `json:"riskScore"`
-	SellsMinorsData *bool `json:"sellsMinorsData,omitempty"`
+	RiskScore          int   `json:"riskScore"`
+	SellsBiometricData *bool `json:"sellsBiometricData,omitempty"`
+	SellsMinorsData    *bool `json:"sellsMinorsData,omitempty"`
+	SellsSensitiveData *bool `json:"sellsSensitiveData,omitempty"`
 
 	// Status ready when the document can be published as it stands; needs_input when todos lists inputs it still needs (any placeholder means needs_input).
 	Status             PolicyFieldsStatus   `json:"status"`

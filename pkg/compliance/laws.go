@@ -84,6 +84,10 @@ const (
 	FactConsentBasis            = "consentBasis"
 	FactAutomatedDecisions      = "automatedDecisions"
 	FactJointControllers        = "jointControllers"
+	// US state laws (issue 8): the business says it sells sensitive or
+	// biometric data (Tex. Bus. & Com. Code § 541.102(b), (c)).
+	FactSellsSensitiveData = "sellsSensitiveData"
+	FactSellsBiometricData = "sellsBiometricData"
 )
 
 // FactNames is the fact vocabulary.
@@ -91,6 +95,7 @@ var FactNames = []string{
 	FactCollectsPayments, FactUsesAnalytics, FactHasThirdPartyServices,
 	FactSetsNonEssentialCookies, FactSellsOrShares, FactInternationalTransfers,
 	FactCollectsSensitive, FactConsentBasis, FactAutomatedDecisions, FactJointControllers,
+	FactSellsSensitiveData, FactSellsBiometricData,
 }
 
 // NeedFields is the vocabulary of request fields a requirement may need.

@@ -250,7 +250,8 @@ func conditionName(c string) bool {
 	case "gdprFamily", "collectsUserData", "setsCookies", "cookiesKnown", "cookiesUnknown", "contractData", "hasPostalAddress",
 		"hasPhone", "hasTollFree", "hasDPO", "onlineOnly", "consentBanner", "noConsentBanner", "sellsMinorsData",
 		"transfersUncertain", "unknownServices", "hostKnown", "memberState", "establishedInRegion",
-		"needsRepresentative", "hasRepresentative", "crossSiteTracking", "emailTracking", "tollFreeRequired", "optOutLink":
+		"needsRepresentative", "hasRepresentative", "crossSiteTracking", "emailTracking", "tollFreeRequired", "optOutLink",
+		"usStateLaw": // issue 8: any US state privacy law (law id us-<postal code>)
 		return true
 	}
 	for _, p := range []string{"law:", "jurisdiction:", "purpose:", "basis:", "serviceCategory:"} {

@@ -55,6 +55,12 @@ type Request struct {
 	// OptOutLink: the website has a "Do Not Sell or Share My Personal
 	// Information" link and processes opt-out preference signals (GPC).
 	OptOutLink *bool `json:"optOutLink,omitempty"`
+	// SellsSensitiveData and SellsBiometricData (issue 8, US states): the
+	// business sells personal data that is sensitive data, or biometric
+	// data; Texas then prescribes a notice (Tex. Bus. & Com. Code
+	// § 541.102(b), (c)).
+	SellsSensitiveData *bool `json:"sellsSensitiveData,omitempty"`
+	SellsBiometricData *bool `json:"sellsBiometricData,omitempty"`
 	// CCPAThresholdsMet: the business meets a threshold of Cal. Civ. Code
 	// § 1798.140(d)(1); when false the CCPA does not apply to it.
 	CCPAThresholdsMet *bool `json:"ccpaThresholdsMet,omitempty"`
@@ -267,6 +273,8 @@ func ParseRequest(body []byte) (Request, error) {
 	req.ConsentBanner = optBool("consentBanner")
 	req.SellsMinorsData = optBool("sellsMinorsData")
 	req.OptOutLink = optBool("optOutLink")
+	req.SellsSensitiveData = optBool("sellsSensitiveData")
+	req.SellsBiometricData = optBool("sellsBiometricData")
 	req.CCPAThresholdsMet = optBool("ccpaThresholdsMet")
 	req.Retention = retention(raw["retention"], &bad)
 	req.TransferSafeguards = safeguards(raw["transferSafeguards"], req.Jurisdiction, &bad)
@@ -331,6 +339,7 @@ var fieldNames = []string{
 	"memberState", "phone", "tollFreeNumber", "establishedIn", "dpoContact",
 	"euRepresentative", "ukRepresentative", "onlineOnly", "consentBanner",
 	"sellsMinorsData", "ccpaThresholdsMet", "hostingProvider", "retention", "transferSafeguards", "optOutLink",
+	"sellsSensitiveData", "sellsBiometricData",
 }
 
 // DateLayout is the form of Request.EffectiveDate.
