@@ -423,9 +423,9 @@ type GenerateRequest struct {
 	// HostingProvider The company that hosts the website (a catalog service such as aws or shopify, or a name). Without it the document shows a placeholder.
 	HostingProvider *string `json:"hostingProvider,omitempty"`
 
-	// Jurisdiction EU, UK, US-CA, US (every US state privacy law in force plus the CCPA and CalOPPA), US-VA, US-CO, US-CT, US-UT, US-TX, US-OR, US-NJ or US-NE, an alias (GB, United Kingdom, EEA, California, United States, Texas), or an EU or EEA member state (DE, Germany), which means EU with that state's supervisory authority named for complaints (stored as memberState).
+	// Jurisdiction EU, UK, US-CA, US (every US state privacy law in force plus the CCPA and CalOPPA), US-VA, US-CO, US-CT, US-UT, US-TX, US-OR, US-NJ, US-NE or US-MN, an alias (GB, United Kingdom, EEA, California, United States, Texas), or an EU or EEA member state (DE, Germany), which means EU with that state's supervisory authority named for complaints (stored as memberState).
 	//
-	// Examples: EU, UK, US-CA, US-CO, US-CT, US-NE, US-NJ, US-OR, US-TX, US-UT, US-VA, US
+	// Examples: EU, UK, US-CA, US-CO, US-CT, US-MN, US-NE, US-NJ, US-OR, US-TX, US-UT, US-VA, US
 	Jurisdiction string                   `json:"jurisdiction"`
 	Language     *GenerateRequestLanguage `json:"language,omitempty"`
 
