@@ -92,6 +92,10 @@ const (
 	// from links or recommendations (request field affiliateLinks true),
 	// the condition of the disclaimer's material-connection items.
 	FactAffiliateLinks = "affiliateLinks"
+	// US state laws (issue 8): the business says it sells sensitive or
+	// biometric data (Tex. Bus. & Com. Code § 541.102(b), (c)).
+	FactSellsSensitiveData = "sellsSensitiveData"
+	FactSellsBiometricData = "sellsBiometricData"
 )
 
 // FactNames is the fact vocabulary.
@@ -100,6 +104,7 @@ var FactNames = []string{
 	FactSetsNonEssentialCookies, FactSellsOrShares, FactInternationalTransfers,
 	FactCollectsSensitive, FactConsentBasis, FactAutomatedDecisions, FactJointControllers,
 	FactAutoRenews, FactAffiliateLinks,
+	FactSellsSensitiveData, FactSellsBiometricData,
 }
 
 // NeedFields is the vocabulary of request fields a requirement may need.

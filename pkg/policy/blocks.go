@@ -34,6 +34,7 @@ var generators = map[string]func(*builder) []Block{
 	"summary":             genSummary,
 	"representatives":     genRepresentatives,
 	"toc":                 genContents,
+	"usShared":            genUSShared,
 }
 
 // genContents is the table of contents: an empty list that build fills
@@ -78,6 +79,8 @@ func genSummary(b *builder) []Block {
 		l.Items = append(l.Items, item("summary.rights.gdpr", nil))
 	case f.HasLaw(lawCCPA):
 		l.Items = append(l.Items, item("summary.rights.ccpa", nil))
+	case f.usStateLaw(): // issue 8: US state privacy laws
+		l.Items = append(l.Items, item("summary.rights.usStates", nil))
 	default:
 		// Issue 8, part j1: a law with its own summary of rights
 		// ("summary.rights.<law id>") names them; else CalOPPA's choices.
@@ -736,4 +739,22 @@ func lowerFirst(s string) string {
 		return s
 	}
 	return strings.ToLower(s[:1]) + s[1:]
+}
+
+// genUSShared (issue 8, US state privacy laws) lists, in the document's
+// own category names, each category of personal data the business shares
+// with third parties (services that do not act only for it) and the
+// categories of those third parties (e.g. Va. Code § 59.1-578(C)(4)-(5)).
+func genUSShared(b *builder) []Block {
+	t := Block{Kind: Table, Header: b.header("category", "thirdParties")}
+	for _, c := range b.f.Categories {
+		var to []string
+		for _, id := range c.SoldShared {
+			to = addUnique(to, b.label("serviceCategory."+b.f.service(id).Category))
+		}
+		if len(to) > 0 {
+			t.Rows = append(t.Rows, [][]Inline{text(b.label("category." + c.ID)), text(b.join(to))})
+		}
+	}
+	return []Block{t}
 }

@@ -262,7 +262,8 @@ func conditionName(c string) bool {
 		"hasPhone", "hasTollFree", "hasDPO", "onlineOnly", "consentBanner", "noConsentBanner", "sellsMinorsData",
 		"transfersUncertain", "unknownServices", "hostKnown", "memberState", "establishedInRegion",
 		"needsRepresentative", "hasRepresentative", "crossSiteTracking", "emailTracking", "tollFreeRequired", "optOutLink",
-		"hasPrivacyOfficer", "smallAgentNoEncarregado": // issue 8, part j1
+		"hasPrivacyOfficer", "smallAgentNoEncarregado", // issue 8, part j1
+		"usStateLaw": // issue 8: any US state privacy law (law id us-<postal code>)
 		return true
 	// Contract documents: what the request says of subscriptions.
 	// Disclaimer (issue 8, t2).

@@ -415,6 +415,11 @@ func buildFacts(req Request, cat *catalog.Catalog, laws []compliance.Law) (*Fact
 	// Disclaimer (issue 8, t2): links or recommendations that earn the
 	// business something.
 	f.Set[compliance.FactAffiliateLinks] = req.AffiliateLinks != nil && *req.AffiliateLinks
+	// US state laws (issue 8): sales of sensitive or biometric data are
+	// what the request says, never inferred (Texas prescribes a notice).
+	biometric := req.SellsBiometricData != nil && *req.SellsBiometricData
+	f.Set[compliance.FactSellsBiometricData] = biometric
+	f.Set[compliance.FactSellsSensitiveData] = biometric || req.SellsSensitiveData != nil && *req.SellsSensitiveData
 	for k, v := range f.Set {
 		if !v {
 			delete(f.Set, k)
@@ -528,6 +533,16 @@ func (f *Facts) representativeFor(r catalog.Jurisdiction) string {
 	return ""
 }
 
+// usStateLaw (issue 8) reports whether a US state consumer privacy law
+// applies: the shared "US state privacy rights" section and summary line
+// show then. Their law ids are "us-" + the state's two-letter postal code
+// (us-va, us-tx, ...).
+func (f *Facts) usStateLaw() bool {
+	return slices.ContainsFunc(f.Laws, func(l compliance.Law) bool {
+		return len(l.ID) == 5 && strings.HasPrefix(l.ID, "us-")
+	})
+}
+
 // HasLaw reports whether the law with id applies.
 func (f *Facts) HasLaw(id string) bool {
 	return slices.ContainsFunc(f.Laws, func(l compliance.Law) bool { return l.ID == id })
@@ -566,6 +581,7 @@ func (f *Facts) conditions() map[string]bool {
 	c["noConsentBanner"] = req.ConsentBanner != nil && !*req.ConsentBanner
 	c["sellsMinorsData"] = req.SellsMinorsData != nil && *req.SellsMinorsData
 	c["optOutLink"] = req.OptOutLink != nil && *req.OptOutLink
+	c["usStateLaw"] = f.usStateLaw()
 	c["transfersUncertain"] = f.TransfersUncertain
 	c["unknownServices"] = len(f.Unknown) > 0
 	c["hostKnown"] = f.hostKnown()

@@ -56,6 +56,12 @@ type Request struct {
 	// OptOutLink: the website has a "Do Not Sell or Share My Personal
 	// Information" link and processes opt-out preference signals (GPC).
 	OptOutLink *bool `json:"optOutLink,omitempty"`
+	// SellsSensitiveData and SellsBiometricData (issue 8, US states): the
+	// business sells personal data that is sensitive data, or biometric
+	// data; Texas then prescribes a notice (Tex. Bus. & Com. Code
+	// § 541.102(b), (c)).
+	SellsSensitiveData *bool `json:"sellsSensitiveData,omitempty"`
+	SellsBiometricData *bool `json:"sellsBiometricData,omitempty"`
 	// CCPAThresholdsMet: the business meets a threshold of Cal. Civ. Code
 	// § 1798.140(d)(1); when false the CCPA does not apply to it.
 	CCPAThresholdsMet *bool `json:"ccpaThresholdsMet,omitempty"`
@@ -303,6 +309,8 @@ func ParseRequest(body []byte) (Request, error) {
 	req.ConsentBanner = optBool("consentBanner")
 	req.SellsMinorsData = optBool("sellsMinorsData")
 	req.OptOutLink = optBool("optOutLink")
+	req.SellsSensitiveData = optBool("sellsSensitiveData")
+	req.SellsBiometricData = optBool("sellsBiometricData")
 	req.CCPAThresholdsMet = optBool("ccpaThresholdsMet")
 	// Issue 8, part j1: Canada's Quebec switch and privacy officer.
 	req.ServesQuebec = optBool("servesQuebec")
@@ -395,6 +403,7 @@ var fieldNames = []string{
 	"governingLaw", "subscriptions", "minimumAge",
 	"affiliateLinks",                                         // disclaimer (issue 8, t2)
 	"servesQuebec", "privacyOfficer", "smallProcessingAgent", // issue 8, part j1
+	"sellsSensitiveData", "sellsBiometricData",
 }
 
 // JurisdictionCanada is the jurisdiction servesQuebec and privacyOfficer

@@ -164,7 +164,7 @@ func TestParseRequestInvalid(t *testing.T) {
 		{"businessType not allowed", with(map[string]any{"businessType": "casino"}), []fieldErr{{"businessType", `"casino" is not a known business type.` + ref, []string{}}}},
 		{"businessType typo", with(map[string]any{"businessType": "ecomerce"}), []fieldErr{{"businessType", `"ecomerce" is not a known business type; did you mean "ecommerce"?` + ref, []string{"ecommerce"}}}},
 		{"language not allowed", with(map[string]any{"language": "fr"}), []fieldErr{{"language", `"fr" is not a known language.` + ref, []string{}}}},
-		{"jurisdiction not allowed", with(map[string]any{"jurisdiction": "US-NY"}), []fieldErr{{"jurisdiction", `"US-NY" is not a known jurisdiction.` + ref, []string{}}}},
+		{"jurisdiction not allowed", with(map[string]any{"jurisdiction": "Narnia"}), []fieldErr{{"jurisdiction", `"Narnia" is not a known jurisdiction.` + ref, []string{}}}},
 		{"jurisdiction missing", with(map[string]any{"jurisdiction": nil}), []fieldErr{{"jurisdiction", "is required", nil}}},
 		{"booleans missing", with(map[string]any{"collectsPayments": nil, "collectsUserData": nil, "usesAnalytics": nil}), []fieldErr{
 			{"collectsPayments", "is required", nil}, {"collectsUserData", "is required", nil}, {"usesAnalytics", "is required", nil}}},
