@@ -24,17 +24,21 @@ import (
 // Bulk CSV columns (docs/CLI.md): "reference" and the generation request's
 // fields by their JSON names. Booleans read true/false/yes/no/1/0;
 // thirdPartyServices is a ";"-separated list; retention and
-// transferSafeguards hold JSON objects. Empty cells are left out.
+// transferSafeguards hold JSON objects, minimumAge a number and
+// subscriptions false or an object. Empty cells are left out.
 var (
 	boolColumns = map[string]bool{"collectsPayments": true, "collectsUserData": true, "usesAnalytics": true,
 		"onlineOnly": true, "consentBanner": true, "sellsMinorsData": true, "ccpaThresholdsMet": true, "optOutLink": true,
-		"servesQuebec": true, "smallProcessingAgent": true} // issue 8, part j1
-	jsonColumns   = map[string]bool{"retention": true, "transferSafeguards": true}
+		"servesQuebec": true, "smallProcessingAgent": true, "affiliateLinks": true,
+		"sellsSensitiveData": true, "sellsBiometricData": true}
+	// JSON cells: objects, and the numbers and true/false/objects of
+	// minimumAge and subscriptions.
+	jsonColumns   = map[string]bool{"retention": true, "transferSafeguards": true, "minimumAge": true, "subscriptions": true}
 	stringColumns = map[string]bool{"type": true, "businessName": true, "websiteUrl": true, "businessType": true,
 		"language": true, "jurisdiction": true, "memberState": true, "contactEmail": true, "postalAddress": true,
 		"phone": true, "tollFreeNumber": true, "establishedIn": true, "dpoContact": true, "euRepresentative": true,
 		"ukRepresentative": true, "hostingProvider": true, "format": true, "effectiveDate": true,
-		"privacyOfficer": true} // privacyOfficer: issue 8, part j1
+		"privacyOfficer": true, "governingLaw": true}
 )
 
 // maxBatch is the most items one bulk request may hold.

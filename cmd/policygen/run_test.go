@@ -23,6 +23,7 @@ import (
 	"github.com/policygen/policygen/pkg/api"
 	"github.com/policygen/policygen/pkg/auth"
 	"github.com/policygen/policygen/pkg/ids"
+	"github.com/policygen/policygen/pkg/policy"
 	"github.com/policygen/policygen/pkg/secrets"
 	"github.com/policygen/policygen/pkg/store"
 	"github.com/policygen/policygen/pkg/store/bolt"
@@ -254,6 +255,16 @@ func TestBatchSize(t *testing.T) {
 	for n, want := range map[int]int{1: 10, 25: 10, 101: 11, 250: 25, 999: 100, 5000: 100} {
 		if got := batchSize(n); got != want {
 			t.Errorf("batchSize(%d) = %d, want %d", n, got, want)
+		}
+	}
+}
+
+// TestBulkColumnsCoverEveryField: every field of a generation request can
+// be a column of the bulk CSV.
+func TestBulkColumnsCoverEveryField(t *testing.T) {
+	for _, f := range policy.FieldNames() {
+		if !boolColumns[f] && !jsonColumns[f] && !stringColumns[f] && f != "thirdPartyServices" {
+			t.Errorf("request field %q is not a bulk CSV column", f)
 		}
 	}
 }

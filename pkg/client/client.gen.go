@@ -75,9 +75,54 @@ func (e GenerateRequestLanguage) Valid() bool {
 	}
 }
 
+// Defines values for GenerateRequestSubscriptions1BillingPeriod.
+const (
+	GenerateRequestSubscriptions1BillingPeriodMonth   GenerateRequestSubscriptions1BillingPeriod = "month"
+	GenerateRequestSubscriptions1BillingPeriodQuarter GenerateRequestSubscriptions1BillingPeriod = "quarter"
+	GenerateRequestSubscriptions1BillingPeriodWeek    GenerateRequestSubscriptions1BillingPeriod = "week"
+	GenerateRequestSubscriptions1BillingPeriodYear    GenerateRequestSubscriptions1BillingPeriod = "year"
+)
+
+// Valid indicates whether the value is a known member of the GenerateRequestSubscriptions1BillingPeriod enum.
+func (e GenerateRequestSubscriptions1BillingPeriod) Valid() bool {
+	switch e {
+	case GenerateRequestSubscriptions1BillingPeriodMonth:
+		return true
+	case GenerateRequestSubscriptions1BillingPeriodQuarter:
+		return true
+	case GenerateRequestSubscriptions1BillingPeriodWeek:
+		return true
+	case GenerateRequestSubscriptions1BillingPeriodYear:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GenerateRequestSubscriptions1Cancellation.
+const (
+	GenerateRequestSubscriptions1CancellationEmail  GenerateRequestSubscriptions1Cancellation = "email"
+	GenerateRequestSubscriptions1CancellationOnline GenerateRequestSubscriptions1Cancellation = "online"
+)
+
+// Valid indicates whether the value is a known member of the GenerateRequestSubscriptions1Cancellation enum.
+func (e GenerateRequestSubscriptions1Cancellation) Valid() bool {
+	switch e {
+	case GenerateRequestSubscriptions1CancellationEmail:
+		return true
+	case GenerateRequestSubscriptions1CancellationOnline:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GenerateRequestTransferSafeguards.
 const (
 	Bcr         GenerateRequestTransferSafeguards = "bcr"
+	ChBcr       GenerateRequestTransferSafeguards = "ch_bcr"
+	ChDpf       GenerateRequestTransferSafeguards = "ch_dpf"
+	ChSccs      GenerateRequestTransferSafeguards = "ch_sccs"
 	EuSccs      GenerateRequestTransferSafeguards = "eu_sccs"
 	EuUsDpf     GenerateRequestTransferSafeguards = "eu_us_dpf"
 	UkAddendum  GenerateRequestTransferSafeguards = "uk_addendum"
@@ -89,6 +134,12 @@ const (
 func (e GenerateRequestTransferSafeguards) Valid() bool {
 	switch e {
 	case Bcr:
+		return true
+	case ChBcr:
+		return true
+	case ChDpf:
+		return true
+	case ChSccs:
 		return true
 	case EuSccs:
 		return true
@@ -107,13 +158,28 @@ func (e GenerateRequestTransferSafeguards) Valid() bool {
 
 // Defines values for GenerateRequestType.
 const (
-	Privacy GenerateRequestType = "privacy"
+	AcceptableUse GenerateRequestType = "acceptable-use"
+	Cookie        GenerateRequestType = "cookie"
+	Disclaimer    GenerateRequestType = "disclaimer"
+	Eula          GenerateRequestType = "eula"
+	Privacy       GenerateRequestType = "privacy"
+	Terms         GenerateRequestType = "terms"
 )
 
 // Valid indicates whether the value is a known member of the GenerateRequestType enum.
 func (e GenerateRequestType) Valid() bool {
 	switch e {
+	case AcceptableUse:
+		return true
+	case Cookie:
+		return true
+	case Disclaimer:
+		return true
+	case Eula:
+		return true
 	case Privacy:
+		return true
+	case Terms:
 		return true
 	default:
 		return false
@@ -183,6 +249,48 @@ func (e PolicyStatus) Valid() bool {
 	}
 }
 
+// Defines values for PolicySubscriptionsBillingPeriod.
+const (
+	PolicySubscriptionsBillingPeriodMonth   PolicySubscriptionsBillingPeriod = "month"
+	PolicySubscriptionsBillingPeriodQuarter PolicySubscriptionsBillingPeriod = "quarter"
+	PolicySubscriptionsBillingPeriodWeek    PolicySubscriptionsBillingPeriod = "week"
+	PolicySubscriptionsBillingPeriodYear    PolicySubscriptionsBillingPeriod = "year"
+)
+
+// Valid indicates whether the value is a known member of the PolicySubscriptionsBillingPeriod enum.
+func (e PolicySubscriptionsBillingPeriod) Valid() bool {
+	switch e {
+	case PolicySubscriptionsBillingPeriodMonth:
+		return true
+	case PolicySubscriptionsBillingPeriodQuarter:
+		return true
+	case PolicySubscriptionsBillingPeriodWeek:
+		return true
+	case PolicySubscriptionsBillingPeriodYear:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PolicySubscriptionsCancellation.
+const (
+	PolicySubscriptionsCancellationEmail  PolicySubscriptionsCancellation = "email"
+	PolicySubscriptionsCancellationOnline PolicySubscriptionsCancellation = "online"
+)
+
+// Valid indicates whether the value is a known member of the PolicySubscriptionsCancellation enum.
+func (e PolicySubscriptionsCancellation) Valid() bool {
+	switch e {
+	case PolicySubscriptionsCancellationEmail:
+		return true
+	case PolicySubscriptionsCancellationOnline:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PolicyFieldsFormat.
 const (
 	PolicyFieldsFormatHtml     PolicyFieldsFormat = "html"
@@ -240,6 +348,48 @@ func (e PolicyFieldsStatus) Valid() bool {
 	case PolicyFieldsStatusNeedsInput:
 		return true
 	case PolicyFieldsStatusReady:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PolicyFieldsSubscriptionsBillingPeriod.
+const (
+	PolicyFieldsSubscriptionsBillingPeriodMonth   PolicyFieldsSubscriptionsBillingPeriod = "month"
+	PolicyFieldsSubscriptionsBillingPeriodQuarter PolicyFieldsSubscriptionsBillingPeriod = "quarter"
+	PolicyFieldsSubscriptionsBillingPeriodWeek    PolicyFieldsSubscriptionsBillingPeriod = "week"
+	PolicyFieldsSubscriptionsBillingPeriodYear    PolicyFieldsSubscriptionsBillingPeriod = "year"
+)
+
+// Valid indicates whether the value is a known member of the PolicyFieldsSubscriptionsBillingPeriod enum.
+func (e PolicyFieldsSubscriptionsBillingPeriod) Valid() bool {
+	switch e {
+	case PolicyFieldsSubscriptionsBillingPeriodMonth:
+		return true
+	case PolicyFieldsSubscriptionsBillingPeriodQuarter:
+		return true
+	case PolicyFieldsSubscriptionsBillingPeriodWeek:
+		return true
+	case PolicyFieldsSubscriptionsBillingPeriodYear:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PolicyFieldsSubscriptionsCancellation.
+const (
+	PolicyFieldsSubscriptionsCancellationEmail  PolicyFieldsSubscriptionsCancellation = "email"
+	PolicyFieldsSubscriptionsCancellationOnline PolicyFieldsSubscriptionsCancellation = "online"
+)
+
+// Valid indicates whether the value is a known member of the PolicyFieldsSubscriptionsCancellation enum.
+func (e PolicyFieldsSubscriptionsCancellation) Valid() bool {
+	switch e {
+	case PolicyFieldsSubscriptionsCancellationEmail:
+		return true
+	case PolicyFieldsSubscriptionsCancellationOnline:
 		return true
 	default:
 		return false
@@ -389,7 +539,9 @@ type Evidence struct {
 
 // GenerateRequest Strings are trimmed. Enumerated fields are stored and returned in their canonical form (the `enum` or `examples` values); the server also reads a value written in another letter case or with spaces, hyphens, underscores or dots ("Professional Services"), names and aliases from GET /v1/catalog (GB, United Kingdom, EEA, clinic, "Google Analytics", GA4) and EU or EEA member states as jurisdictions (DE, France), whenever that names exactly one value. An unknown enumerated value is a 422 naming the field and the value with up to three suggestions. A service the catalog does not know is accepted: the document names it and the policy's todos ask for it. The optional fields remove every placeholder: a request that gives all the inputs its jurisdiction needs yields status `ready`.
 type GenerateRequest struct {
-	BusinessName string `json:"businessName"`
+	// AffiliateLinks Disclaimer: the website earns a commission or other benefit (payment, free products) from links, reviews or recommendations on it. true adds the disclosure of material connections (16 CFR § 255.5 in the US); false says there are none; absent or null (not stated) gives a placeholder and a todo in a disclaimer. Ignored by other document types.
+	AffiliateLinks *bool  `json:"affiliateLinks,omitempty"`
+	BusinessName   string `json:"businessName"`
 
 	// BusinessType A business type id, name or alias (GET /v1/catalog). Health care, education, children's services, finance and insurance raise flags naming their U.S. sector law.
 	//
@@ -407,7 +559,7 @@ type GenerateRequest struct {
 	// ContactEmail Privacy contact; without it the document shows placeholders and todos name it.
 	ContactEmail *openapi_types.Email `json:"contactEmail,omitempty"`
 
-	// DpoContact Name and contact details of the data protection officer, if one is designated.
+	// DpoContact Name and contact details of the data protection officer, if one is designated. For BR, the encarregado (LGPD Art. 41), whose identity and contact must be published; absent is a todo for BR.
 	DpoContact *string `json:"dpoContact,omitempty"`
 
 	// EffectiveDate The document's "Last updated" date (YYYY-MM-DD, 2000-2099). Defaults to the day the policy is created (UTC). The same normalised request, effectiveDate included, and template version always give the same document bytes.
@@ -420,17 +572,23 @@ type GenerateRequest struct {
 	EuRepresentative *string                `json:"euRepresentative,omitempty"`
 	Format           *GenerateRequestFormat `json:"format,omitempty"`
 
+	// GoverningLaw Contract documents (terms, eula): the law and courts the contract chooses. A country (ISO 3166-1 alpha-2 code or English name), a U.S. state (US-DE or Delaware; the United States alone is refused), or a legal system of the United Kingdom (England and Wales, Scotland, Northern Ireland; the United Kingdom alone is refused). Stored as a code (DE, US-DE, GB-EAW, GB-SCT, GB-NIR). Without it the terms show a placeholder and a todo.
+	GoverningLaw *string `json:"governingLaw,omitempty"`
+
 	// HostingProvider The company that hosts the website (a catalog service such as aws or shopify, or a name). Without it the document shows a placeholder.
 	HostingProvider *string `json:"hostingProvider,omitempty"`
 
-	// Jurisdiction EU, UK, US-CA, US (every US state privacy law in force plus the CCPA and CalOPPA), US-VA, US-CO, US-CT, US-UT, US-TX, US-OR, US-NJ, US-NE or US-MN, an alias (GB, United Kingdom, EEA, California, United States, Texas), or an EU or EEA member state (DE, Germany), which means EU with that state's supervisory authority named for complaints (stored as memberState).
+	// Jurisdiction A jurisdiction id from GET /v1/catalog (EU, UK, US-CA, ...), an alias (GB, United Kingdom, EEA, California), or an EU or EEA member state (DE, Germany), which means EU with that state's supervisory authority named for complaints (stored as memberState). A comma-separated list (at most 20) asks for one document that meets every listed jurisdiction's laws; it is stored as ids in catalog order ("EU,US-CA"). EU and UK together give one document with a transfer table, Art. 27 representative and supervisory authority for each.
 	//
-	// Examples: EU, UK, US-CA, US-CO, US-CT, US-MN, US-NE, US-NJ, US-OR, US-TX, US-UT, US-VA, US
+	// Examples: AU, BR, CA, CH, EU, NZ, SG, UK, US-CA, US-CO, US-CT, US-MN, US-NE, US-NJ, US-OR, US-TX, US-UT, US-VA, US, ZA
 	Jurisdiction string                   `json:"jurisdiction"`
 	Language     *GenerateRequestLanguage `json:"language,omitempty"`
 
 	// MemberState EU or EEA member state (ISO 3166-1 alpha-2 code or English name) whose supervisory authority the document names; only with jurisdiction EU.
 	MemberState *string `json:"memberState,omitempty"`
+
+	// MinimumAge Contract documents (terms, eula): the age a person must have reached to use the service. Without it the terms show a placeholder and a todo.
+	MinimumAge *int `json:"minimumAge,omitempty"`
 
 	// OnlineOnly The business operates exclusively online (CCPA request methods). Absent or null means not stated.
 	OnlineOnly *bool `json:"onlineOnly,omitempty"`
@@ -444,6 +602,9 @@ type GenerateRequest struct {
 	// PostalAddress Postal address of the business; line breaks are kept.
 	PostalAddress *string `json:"postalAddress,omitempty"`
 
+	// PrivacyOfficer Only with jurisdiction CA. Title (a name is optional) and contact information of the privacy officer accountable for personal information (PIPEDA Sch. 1, 4.1 and 4.8.2(a)), who is the person in charge of the protection of personal information under Quebec's Act (s. 3.1). Absent is a todo when servesQuebec is true; without it a PIPEDA-only document names the title "privacy officer" and contactEmail.
+	PrivacyOfficer *string `json:"privacyOfficer,omitempty"`
+
 	// Retention How long data is kept, by purpose id (GET /v1/catalog lists purposes), each at most 300 characters. Purposes not given are described by the criteria that decide the period.
 	Retention *map[string]string `json:"retention,omitempty"`
 
@@ -456,16 +617,25 @@ type GenerateRequest struct {
 	// SellsSensitiveData The business sells personal data that is sensitive data under a U.S. state privacy law. For Texas (Tex. Bus. & Com. Code § 541.102(b)) the document then shows the prescribed notice "NOTICE: We may sell your sensitive personal data." Absent or null means no such sale.
 	SellsSensitiveData *bool `json:"sellsSensitiveData,omitempty"`
 
+	// ServesQuebec Only with jurisdiction CA. The business collects personal information in Québec, so Quebec's Act respecting the protection of personal information in the private sector (as amended by Law 25) applies besides PIPEDA. false or absent covers PIPEDA only; absent is a todo.
+	ServesQuebec *bool `json:"servesQuebec,omitempty"`
+
+	// SmallProcessingAgent Only with jurisdiction BR. The business is a small-scale processing agent under Resolução CD/ANPD nº 2/2022 (Arts. 2-3) and has not appointed an encarregado, as its Art. 11 allows; the policy then names contactEmail as its channel for data subjects. Without it or dpoContact, BR documents get a todo.
+	SmallProcessingAgent *bool `json:"smallProcessingAgent,omitempty"`
+
+	// Subscriptions Contract documents (terms, eula), when payments are taken: false when no subscriptions are sold; true when some are (the details are then a todo); or an object with the details, which means subscriptions are sold. Subscriptions are modelled as cancellable at any time with effect at the end of the paid period. Stored as an object with offered.
+	Subscriptions *GenerateRequest_Subscriptions `json:"subscriptions,omitempty"`
+
 	// ThirdPartyServices Services by id, display name or alias (GET /v1/catalog lists them); stored as ids, de-duplicated and sorted. A name the catalog does not know is kept as given, named in the document, and reported in todos and a compliance flag.
 	ThirdPartyServices *[]string `json:"thirdPartyServices,omitempty"`
 
 	// TollFreeNumber Toll-free number for CCPA requests; needed when onlineOnly is false (Cal. Civ. Code 1798.130(a)(1)(A)).
 	TollFreeNumber *string `json:"tollFreeNumber,omitempty"`
 
-	// TransferSafeguards Transfer mechanisms the business's contract with a provider relies on, by service (id, name or alias of a catalog service), for the document's jurisdiction: EU eu_us_dpf, eu_sccs, bcr; UK uk_extension, uk_idta, uk_addendum, bcr. Needed (a todo) for every transfer out of the EEA or UK whose safeguard the catalog does not record.
+	// TransferSafeguards Transfer mechanisms the business's contract with a provider relies on, by service (id, name or alias of a catalog service), for the document's jurisdiction: EU eu_us_dpf, eu_sccs, bcr; UK uk_extension, uk_idta, uk_addendum, bcr; CH ch_dpf (Swiss-U.S. Data Privacy Framework), ch_sccs (clauses approved, issued or recognised by the FDPIC), ch_bcr. Needed (a todo) for every transfer out of the EEA, the UK or Switzerland whose safeguard the catalog does not record.
 	TransferSafeguards *map[string][]GenerateRequestTransferSafeguards `json:"transferSafeguards,omitempty"`
 
-	// Type Document type.
+	// Type Document type: privacy (privacy policy), cookie (cookie policy), disclaimer (website disclaimer), terms (terms of service), eula (end-user licence agreement for software or apps), acceptable-use (acceptable use policy).
 	Type GenerateRequestType `json:"type"`
 
 	// UkRepresentative Art. 27 UK GDPR representative in the UK; needed when establishedIn is outside the UK.
@@ -482,14 +652,41 @@ type GenerateRequestFormat string
 // GenerateRequestLanguage defines model for GenerateRequest.Language.
 type GenerateRequestLanguage string
 
+// GenerateRequestSubscriptions0 defines model for GenerateRequest.Subscriptions.0.
+type GenerateRequestSubscriptions0 = bool
+
+// GenerateRequestSubscriptions1 defines model for GenerateRequest.Subscriptions.1.
+type GenerateRequestSubscriptions1 struct {
+	// AutoRenews A subscription renews automatically until cancelled.
+	AutoRenews *bool `json:"autoRenews,omitempty"`
+
+	// BillingPeriod How often a renewing subscription is charged.
+	BillingPeriod *GenerateRequestSubscriptions1BillingPeriod `json:"billingPeriod,omitempty"`
+
+	// Cancellation How a subscriber cancels, online (account settings on the website) or email (to contactEmail).
+	Cancellation *GenerateRequestSubscriptions1Cancellation `json:"cancellation,omitempty"`
+}
+
+// GenerateRequestSubscriptions1BillingPeriod How often a renewing subscription is charged.
+type GenerateRequestSubscriptions1BillingPeriod string
+
+// GenerateRequestSubscriptions1Cancellation How a subscriber cancels, online (account settings on the website) or email (to contactEmail).
+type GenerateRequestSubscriptions1Cancellation string
+
+// GenerateRequest_Subscriptions Contract documents (terms, eula), when payments are taken: false when no subscriptions are sold; true when some are (the details are then a todo); or an object with the details, which means subscriptions are sold. Subscriptions are modelled as cancellable at any time with effect at the end of the paid period. Stored as an object with offered.
+type GenerateRequest_Subscriptions struct {
+	union json.RawMessage
+}
+
 // GenerateRequestTransferSafeguards defines model for GenerateRequest.TransferSafeguards.
 type GenerateRequestTransferSafeguards string
 
-// GenerateRequestType Document type.
+// GenerateRequestType Document type: privacy (privacy policy), cookie (cookie policy), disclaimer (website disclaimer), terms (terms of service), eula (end-user licence agreement for software or apps), acceptable-use (acceptable use policy).
 type GenerateRequestType string
 
 // Policy defines model for Policy.
 type Policy struct {
+	AffiliateLinks    *bool            `json:"affiliateLinks,omitempty"`
 	BusinessName      string           `json:"businessName"`
 	BusinessType      string           `json:"businessType"`
 	CcpaThresholdsMet *bool            `json:"ccpaThresholdsMet,omitempty"`
@@ -512,15 +709,18 @@ type Policy struct {
 	// Evidence Only with `?include=evidence`. For each applicable checklist item, its citation and the section of the document that satisfies it.
 	Evidence        *[]Evidence        `json:"evidence,omitempty"`
 	Format          PolicyFormat       `json:"format"`
+	GoverningLaw    *string            `json:"governingLaw,omitempty"`
 	HostingProvider *string            `json:"hostingProvider,omitempty"`
 	Id              string             `json:"id"`
 	Jurisdiction    string             `json:"jurisdiction"`
 	Language        string             `json:"language"`
 	MemberState     *string            `json:"memberState,omitempty"`
+	MinimumAge      *int               `json:"minimumAge,omitempty"`
 	OnlineOnly      *bool              `json:"onlineOnly,omitempty"`
 	OptOutLink      *bool              `json:"optOutLink,omitempty"`
 	Phone           *string            `json:"phone,omitempty"`
 	PostalAddress   *string            `json:"postalAddress,omitempty"`
+	PrivacyOfficer  *string            `json:"privacyOfficer,omitempty"`
 	Retention       *map[string]string `json:"retention,omitempty"`
 	RiskFactors     []RiskFactor       `json:"riskFactors"`
 
@@ -528,13 +728,21 @@ type Policy struct {
 	RiskLevel PolicyRiskLevel `json:"riskLevel"`
 
 	// RiskScore Privacy risk of the business's data practices (not of gaps in the request), the sum of riskFactors capped at 100 (docs/SCORING.md). Higher is riskier.
-	RiskScore          int   `json:"riskScore"`
-	SellsBiometricData *bool `json:"sellsBiometricData,omitempty"`
-	SellsMinorsData    *bool `json:"sellsMinorsData,omitempty"`
-	SellsSensitiveData *bool `json:"sellsSensitiveData,omitempty"`
+	RiskScore            int   `json:"riskScore"`
+	SellsBiometricData   *bool `json:"sellsBiometricData,omitempty"`
+	SellsMinorsData      *bool `json:"sellsMinorsData,omitempty"`
+	SellsSensitiveData   *bool `json:"sellsSensitiveData,omitempty"`
+	ServesQuebec         *bool `json:"servesQuebec,omitempty"`
+	SmallProcessingAgent *bool `json:"smallProcessingAgent,omitempty"`
 
 	// Status ready when the document can be published as it stands; needs_input when todos lists inputs it still needs (any placeholder means needs_input).
-	Status             PolicyStatus         `json:"status"`
+	Status        PolicyStatus `json:"status"`
+	Subscriptions *struct {
+		AutoRenews    *bool                             `json:"autoRenews,omitempty"`
+		BillingPeriod *PolicySubscriptionsBillingPeriod `json:"billingPeriod,omitempty"`
+		Cancellation  *PolicySubscriptionsCancellation  `json:"cancellation,omitempty"`
+		Offered       bool                              `json:"offered"`
+	} `json:"subscriptions,omitempty"`
 	TemplateVersion    string               `json:"templateVersion"`
 	ThirdPartyServices []string             `json:"thirdPartyServices"`
 	Todos              []Todo               `json:"todos"`
@@ -555,8 +763,15 @@ type PolicyRiskLevel string
 // PolicyStatus ready when the document can be published as it stands; needs_input when todos lists inputs it still needs (any placeholder means needs_input).
 type PolicyStatus string
 
+// PolicySubscriptionsBillingPeriod defines model for Policy.Subscriptions.BillingPeriod.
+type PolicySubscriptionsBillingPeriod string
+
+// PolicySubscriptionsCancellation defines model for Policy.Subscriptions.Cancellation.
+type PolicySubscriptionsCancellation string
+
 // PolicyFields defines model for PolicyFields.
 type PolicyFields struct {
+	AffiliateLinks    *bool            `json:"affiliateLinks,omitempty"`
 	BusinessName      string           `json:"businessName"`
 	BusinessType      string           `json:"businessType"`
 	CcpaThresholdsMet *bool            `json:"ccpaThresholdsMet,omitempty"`
@@ -573,15 +788,18 @@ type PolicyFields struct {
 	EstablishedIn    *string            `json:"establishedIn,omitempty"`
 	EuRepresentative *string            `json:"euRepresentative,omitempty"`
 	Format           PolicyFieldsFormat `json:"format"`
+	GoverningLaw     *string            `json:"governingLaw,omitempty"`
 	HostingProvider  *string            `json:"hostingProvider,omitempty"`
 	Id               string             `json:"id"`
 	Jurisdiction     string             `json:"jurisdiction"`
 	Language         string             `json:"language"`
 	MemberState      *string            `json:"memberState,omitempty"`
+	MinimumAge       *int               `json:"minimumAge,omitempty"`
 	OnlineOnly       *bool              `json:"onlineOnly,omitempty"`
 	OptOutLink       *bool              `json:"optOutLink,omitempty"`
 	Phone            *string            `json:"phone,omitempty"`
 	PostalAddress    *string            `json:"postalAddress,omitempty"`
+	PrivacyOfficer   *string            `json:"privacyOfficer,omitempty"`
 	Retention        *map[string]string `json:"retention,omitempty"`
 	RiskFactors      []RiskFactor       `json:"riskFactors"`
 
@@ -589,13 +807,21 @@ type PolicyFields struct {
 	RiskLevel PolicyFieldsRiskLevel `json:"riskLevel"`
 
 	// RiskScore Privacy risk of the business's data practices (not of gaps in the request), the sum of riskFactors capped at 100 (docs/SCORING.md). Higher is riskier.
-	RiskScore          int   `json:"riskScore"`
-	SellsBiometricData *bool `json:"sellsBiometricData,omitempty"`
-	SellsMinorsData    *bool `json:"sellsMinorsData,omitempty"`
-	SellsSensitiveData *bool `json:"sellsSensitiveData,omitempty"`
+	RiskScore            int   `json:"riskScore"`
+	SellsBiometricData   *bool `json:"sellsBiometricData,omitempty"`
+	SellsMinorsData      *bool `json:"sellsMinorsData,omitempty"`
+	SellsSensitiveData   *bool `json:"sellsSensitiveData,omitempty"`
+	ServesQuebec         *bool `json:"servesQuebec,omitempty"`
+	SmallProcessingAgent *bool `json:"smallProcessingAgent,omitempty"`
 
 	// Status ready when the document can be published as it stands; needs_input when todos lists inputs it still needs (any placeholder means needs_input).
-	Status             PolicyFieldsStatus   `json:"status"`
+	Status        PolicyFieldsStatus `json:"status"`
+	Subscriptions *struct {
+		AutoRenews    *bool                                   `json:"autoRenews,omitempty"`
+		BillingPeriod *PolicyFieldsSubscriptionsBillingPeriod `json:"billingPeriod,omitempty"`
+		Cancellation  *PolicyFieldsSubscriptionsCancellation  `json:"cancellation,omitempty"`
+		Offered       bool                                    `json:"offered"`
+	} `json:"subscriptions,omitempty"`
 	TemplateVersion    string               `json:"templateVersion"`
 	ThirdPartyServices []string             `json:"thirdPartyServices"`
 	Todos              []Todo               `json:"todos"`
@@ -615,6 +841,12 @@ type PolicyFieldsRiskLevel string
 
 // PolicyFieldsStatus ready when the document can be published as it stands; needs_input when todos lists inputs it still needs (any placeholder means needs_input).
 type PolicyFieldsStatus string
+
+// PolicyFieldsSubscriptionsBillingPeriod defines model for PolicyFields.Subscriptions.BillingPeriod.
+type PolicyFieldsSubscriptionsBillingPeriod string
+
+// PolicyFieldsSubscriptionsCancellation defines model for PolicyFields.Subscriptions.Cancellation.
+type PolicyFieldsSubscriptionsCancellation string
 
 // PolicyList defines model for PolicyList.
 type PolicyList struct {
@@ -798,6 +1030,68 @@ type BulkGeneratePoliciesJSONRequestBody = BulkRequest
 
 // GeneratePolicyJSONRequestBody defines body for GeneratePolicy for application/json ContentType.
 type GeneratePolicyJSONRequestBody = GenerateRequest
+
+// AsGenerateRequestSubscriptions0 returns the union data inside the GenerateRequest_Subscriptions as a GenerateRequestSubscriptions0
+func (t GenerateRequest_Subscriptions) AsGenerateRequestSubscriptions0() (GenerateRequestSubscriptions0, error) {
+	var body GenerateRequestSubscriptions0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGenerateRequestSubscriptions0 overwrites any union data inside the GenerateRequest_Subscriptions as the provided GenerateRequestSubscriptions0
+func (t *GenerateRequest_Subscriptions) FromGenerateRequestSubscriptions0(v GenerateRequestSubscriptions0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeGenerateRequestSubscriptions0 performs a merge with any union data inside the GenerateRequest_Subscriptions, using the provided GenerateRequestSubscriptions0
+func (t *GenerateRequest_Subscriptions) MergeGenerateRequestSubscriptions0(v GenerateRequestSubscriptions0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsGenerateRequestSubscriptions1 returns the union data inside the GenerateRequest_Subscriptions as a GenerateRequestSubscriptions1
+func (t GenerateRequest_Subscriptions) AsGenerateRequestSubscriptions1() (GenerateRequestSubscriptions1, error) {
+	var body GenerateRequestSubscriptions1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGenerateRequestSubscriptions1 overwrites any union data inside the GenerateRequest_Subscriptions as the provided GenerateRequestSubscriptions1
+func (t *GenerateRequest_Subscriptions) FromGenerateRequestSubscriptions1(v GenerateRequestSubscriptions1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeGenerateRequestSubscriptions1 performs a merge with any union data inside the GenerateRequest_Subscriptions, using the provided GenerateRequestSubscriptions1
+func (t *GenerateRequest_Subscriptions) MergeGenerateRequestSubscriptions1(v GenerateRequestSubscriptions1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t GenerateRequest_Subscriptions) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *GenerateRequest_Subscriptions) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
 
 // RequestEditorFn is the function signature for the RequestEditor callback function
 type RequestEditorFn func(ctx context.Context, req *http.Request) error

@@ -135,6 +135,7 @@ var textFields = []string{
 var (
 	boolFields     = []string{"collectsPayments", "collectsUserData", "usesAnalytics"}
 	triStateFields = []string{"onlineOnly", "consentBanner", "sellsMinorsData", "optOutLink", "ccpaThresholdsMet", "affiliateLinks",
+		"sellsSensitiveData", "sellsBiometricData", // U.S. state laws
 		"servesQuebec", "smallProcessingAgent"} // issue 8, part j1 (Canada, Brazil)
 )
 
