@@ -1,0 +1,63 @@
+package bolt
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	bbolt "go.etcd.io/bbolt"
+)
+
+// TestGroupCommit: concurrent writes share commits; a function that fails
+// gets its own error and leaves nothing, and the others' writes all land.
+func TestGroupCommit(t *testing.T) {
+	st, err := Open(filepath.Join(t.TempDir(), "policygen.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	const n = 200
+	bucket := []byte("grouptest")
+	if err := st.db.Update(func(tx *bbolt.Tx) error { _, err := tx.CreateBucket(bucket); return err }); err != nil {
+		t.Fatal(err)
+	}
+	errOdd := errors.New("every seventh fails")
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for i := range n {
+		wg.Go(func() {
+			errs[i] = st.group.update(func(tx *bbolt.Tx) error {
+				b := tx.Bucket(bucket)
+				if err := b.Put(fmt.Appendf(nil, "%03d", i), []byte("v")); err != nil {
+					return err
+				}
+				if i%7 == 0 {
+					return fmt.Errorf("call %d: %w", i, errOdd) // after its write: rolled back
+				}
+				return nil
+			})
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if want := i%7 == 0; errors.Is(err, errOdd) != want || (!want && err != nil) {
+			t.Errorf("call %d: %v", i, err)
+		}
+	}
+	st.db.View(func(tx *bbolt.Tx) error {
+		b := tx.Bucket(bucket)
+		for i := range n {
+			if got := b.Get(fmt.Appendf(nil, "%03d", i)) != nil; got != (i%7 != 0) {
+				t.Errorf("key %d stored: %v", i, got)
+			}
+		}
+		return nil
+	})
+	commits := st.group.commits.Load()
+	t.Logf("%d calls in %d transactions", n, commits)
+	if commits >= n {
+		t.Errorf("%d calls took %d transactions: nothing was grouped", n, commits)
+	}
+}
