@@ -11,7 +11,7 @@
 //	keys                <keyId>                 account.Key
 //	keyhashes           <hash>                  <keyId>
 //	policies/<acct>     <policyId>              store.Summary (no content)
-//	contents/<acct>     <policyId>              gzip(content)
+//	contents/<acct>     <policyId>              compressed content (package content)
 //	usage/<acct>        <YYYY-MM>               8-byte big-endian count
 //	users               <email>                 account.User
 //	sessions            <hash>                  account.Session
@@ -316,7 +316,7 @@ func (s *Store) CreatePolicy(ctx context.Context, p store.Policy, opt store.Crea
 func (s *Store) Policy(ctx context.Context, accountID, id string) (store.Policy, error) {
 	var (
 		p        store.Policy
-		gzipped  []byte
+		packed   []byte
 		notFound = store.ErrPolicyNotFound
 	)
 	err := s.view(ctx, func(tx *bbolt.Tx) error {
@@ -333,7 +333,7 @@ func (s *Store) Policy(ctx context.Context, accountID, id string) (store.Policy,
 			return fmt.Errorf("bolt store: policy %s has no content", id)
 		}
 		// bbolt's slices are valid only inside the transaction.
-		gzipped = bytes.Clone(c)
+		packed = bytes.Clone(c)
 		return nil
 	})
 	if err != nil {
@@ -341,7 +341,7 @@ func (s *Store) Policy(ctx context.Context, accountID, id string) (store.Policy,
 	}
 	p.AccountID = accountID
 	p.Summary = normalize.Summary(p.Summary)
-	if p.Content, err = content.Decompress(gzipped); err != nil {
+	if p.Content, err = content.Decompress(packed); err != nil {
 		return store.Policy{}, fmt.Errorf("bolt store: policy %s: %w", id, err)
 	}
 	return p, nil
@@ -431,7 +431,7 @@ type idemRecord struct {
 	CreatedAt   time.Time `json:"createdAt"`
 	Status      int       `json:"status,omitempty"`
 	Location    string    `json:"location,omitempty"`
-	Body        []byte    `json:"body,omitempty"` // gzip
+	Body        []byte    `json:"body,omitempty"` // compressed (package content)
 }
 
 // BeginIdempotent implements store.Store.

@@ -4,8 +4,8 @@
 //
 //	pk                  sk                  what
 //	ACCOUNT#<acct>      ACCOUNT             the account
-//	ACCOUNT#<acct>      POLICY#<id>         policy metadata (what a list reads)
-//	ACCOUNT#<acct>      CONTENT#<id>        metadata + gzip content (what a get reads)
+//	ACCOUNT#<acct>      POLICY#<id>         compressed summary (what a list reads)
+//	ACCOUNT#<acct>      CONTENT#<id>        summary + compressed content (what a get reads)
 //	ACCOUNT#<acct>      USAGE#<YYYY-MM>     generations that month (count)
 //	KEY#<hash>          KEY                 an API key, found by its hash
 //	KEYID#<keyId>       KEYID               pointer from a key's id to its hash
