@@ -2,6 +2,7 @@ package bolt
 
 import (
 	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 
@@ -33,6 +34,19 @@ type groupCommit struct {
 type commitCall struct {
 	fn   func(*bbolt.Tx) error
 	done chan error
+}
+
+// run calls the function, its panic becoming its error: it runs on the
+// committing goroutine, where a panic would take the whole process down
+// and leave the group's other callers waiting (in the caller's own
+// goroutine, net/http recovered it for that request alone).
+func (c *commitCall) run(tx *bbolt.Tx) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("write panicked: %v", p)
+		}
+	}()
+	return c.fn(tx)
 }
 
 // update runs fn in a write transaction shared with concurrent calls.
@@ -71,13 +85,13 @@ func (g *groupCommit) commit(group []*commitCall) {
 	for len(group) > 0 {
 		g.commits.Add(1)
 		if len(group) == 1 {
-			group[0].done <- g.db.Update(group[0].fn)
+			group[0].done <- g.db.Update(group[0].run)
 			return
 		}
 		failed := -1
 		err := g.db.Update(func(tx *bbolt.Tx) error {
 			for i, c := range group {
-				if err := c.fn(tx); err != nil {
+				if err := c.run(tx); err != nil {
 					failed = i
 					return errInGroup
 				}
@@ -94,7 +108,7 @@ func (g *groupCommit) commit(group []*commitCall) {
 		// Everything was rolled back: the failed call alone, then the rest.
 		c := group[failed]
 		g.commits.Add(1)
-		c.done <- g.db.Update(c.fn)
+		c.done <- g.db.Update(c.run)
 		group = append(group[:failed:failed], group[failed+1:]...)
 	}
 }

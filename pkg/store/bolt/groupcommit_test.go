@@ -61,3 +61,41 @@ func TestGroupCommit(t *testing.T) {
 		t.Errorf("%d calls took %d transactions: nothing was grouped", n, commits)
 	}
 }
+
+// TestGroupCommitPanic: a write that panics fails alone; the process and
+// the other writes of its group carry on.
+func TestGroupCommitPanic(t *testing.T) {
+	st, err := Open(filepath.Join(t.TempDir(), "policygen.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	bucket := []byte("grouptest")
+	if err := st.db.Update(func(tx *bbolt.Tx) error { _, err := tx.CreateBucket(bucket); return err }); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, 20)
+	for i := range errs {
+		wg.Go(func() {
+			errs[i] = st.group.update(func(tx *bbolt.Tx) error {
+				if i == 3 {
+					panic("boom")
+				}
+				return tx.Bucket(bucket).Put(fmt.Appendf(nil, "%02d", i), []byte("v"))
+			})
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if (i == 3) != (err != nil) {
+			t.Errorf("call %d: %v", i, err)
+		}
+	}
+	st.db.View(func(tx *bbolt.Tx) error {
+		if n := tx.Bucket(bucket).Stats().KeyN; n != 19 {
+			t.Errorf("%d keys stored, want 19", n)
+		}
+		return nil
+	})
+}
