@@ -68,6 +68,7 @@ lint:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./pkg/... ./functions/...
 	$(GO) run ./cmd/loadrun --duration 10s --requests 20000
+	$(GO) run ./cmd/loadrun --compare --workers 32 --duration 10s --requests 100000
 
 # mutate: mutation testing with gremlins (a go.mod tool) on the packages whose
 # tests guard security and data: every surviving mutant is a change the

@@ -4,7 +4,12 @@
 // first, and prints requests/s and p50/p99 latency per endpoint.
 //
 // By default it starts the API in-process on 127.0.0.1 over a temporary
-// bolt store with a fresh Agency key, so it needs nothing running. With
+// bolt store with a fresh Agency key, so it needs nothing running.
+//
+// With --compare it measures issue 9's target 4 instead: every worker
+// first calls a trivial JSON handler served by the same server, then
+// generates, each for the whole duration, and it prints generate's
+// throughput as a fraction of the trivial handler's. With
 // --url and --key it targets a running policyd instead, but only on the
 // loopback interface: it is a benchmark, not a load-testing tool for other
 // people's servers.
@@ -68,9 +73,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	key := fs.String("key", "", "Agency API key for --url")
 	workers := fs.Int("workers", 4, "concurrent workers, half generating and half reading (2-64)")
 	duration := fs.Duration("duration", 5*time.Second, "stop after this long (max 1m)")
-	requests := fs.Int("requests", 4000, "stop after this many requests in all (max 100000)")
+	requests := fs.Int("requests", 4000, "stop after this many requests in all (max 100000); with --compare, in each phase")
+	compare := fs.Bool("compare", false, "compare generate with a trivial JSON handler on the same in-process server, all workers on one then the other")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *compare && *target != "" {
+		return errors.New("--compare needs the in-process server (no --url): a running policyd has no trivial handler")
 	}
 	if *workers < 2 || *workers > maxWorkers || *duration <= 0 || *duration > maxDuration || *requests < 1 || *requests > maxRequests {
 		return fmt.Errorf("want 2-%d workers, a duration up to %s and 1-%d requests", maxWorkers, maxDuration, maxRequests)
@@ -109,30 +118,82 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	// the timed window and would inflate requests/s and the tail.
 	l.latencies, l.errors = nil, nil
 
-	ctx, cancel := context.WithTimeout(ctx, *duration)
+	if *compare {
+		return l.compare(ctx, stdout, *workers, *duration, *requests)
+	}
+	elapsed := l.phase(ctx, *workers, *duration, *requests, func(ctx context.Context, w int) {
+		// Even workers generate, odd ones read, so both endpoints see
+		// load throughout the run and a slow generate does not hold
+		// back the reads.
+		if w%2 == 0 {
+			l.generate(ctx)
+		} else {
+			l.get(ctx)
+		}
+	})
+	fmt.Fprintf(stdout, "loadrun: %d workers, %s, against %s\n", *workers, elapsed.Round(time.Millisecond), l.base)
+	l.report(stdout, elapsed, "generate", "get")
+	return nil
+}
+
+// phase runs workers calling call until the duration or the requests run
+// out, and returns how long it took.
+func (l *load) phase(ctx context.Context, workers int, duration time.Duration, requests int, call func(ctx context.Context, worker int)) time.Duration {
+	ctx, cancel := context.WithTimeout(ctx, duration)
 	defer cancel()
 	var (
 		issued atomic.Int64
 		wg     sync.WaitGroup
 	)
 	start := time.Now()
-	for w := range *workers {
+	for w := range workers {
 		wg.Go(func() {
-			// Even workers generate, odd ones read, so both endpoints see
-			// load throughout the run and a slow generate does not hold
-			// back the reads.
-			for ctx.Err() == nil && issued.Add(1) <= int64(*requests) {
-				if w%2 == 0 {
-					l.generate(ctx)
-				} else {
-					l.get(ctx)
-				}
+			for ctx.Err() == nil && issued.Add(1) <= int64(requests) {
+				call(ctx, w)
 			}
 		})
 	}
 	wg.Wait()
-	elapsed := time.Since(start)
-	l.report(stdout, elapsed, *workers)
+	return time.Since(start)
+}
+
+// TargetRatio is issue 9's target 4: generate at least 1/10 of a trivial
+// handler's throughput.
+const TargetRatio = 10
+
+// compareRounds: the phases alternate this many times, so that a noisy
+// neighbour on the machine weighs on both sides alike.
+const compareRounds = 3
+
+// compare runs the trivial handler's phase, then generate's, with the same
+// workers on the same server, compareRounds times over, and prints both
+// and their ratio.
+func (l *load) compare(ctx context.Context, w io.Writer, workers int, duration time.Duration, requests int) error {
+	elapsed := map[string]time.Duration{}
+	slice := duration / compareRounds
+	for range compareRounds {
+		elapsed["trivial"] += l.phase(ctx, workers, slice, requests/compareRounds, func(ctx context.Context, _ int) { l.trivial(ctx) })
+		elapsed["generate"] += l.phase(ctx, workers, slice, requests/compareRounds, func(ctx context.Context, _ int) { l.generate(ctx) })
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	fmt.Fprintf(w, "loadrun --compare: %d workers, %s per endpoint in %d alternating rounds, against %s\n", workers, duration, compareRounds, l.base)
+	l.reportPhases(w, elapsed, "trivial", "generate")
+	l.mu.Lock()
+	rate := func(ep string) float64 {
+		return float64(len(l.latencies[ep])-l.errors[ep]) / elapsed[ep].Seconds()
+	}
+	tr, gr := rate("trivial"), rate("generate")
+	l.mu.Unlock()
+	if gr == 0 {
+		return errors.New("no generate succeeded")
+	}
+	verdict := "met"
+	if tr/gr > TargetRatio {
+		verdict = "NOT met"
+	}
+	fmt.Fprintf(w, "generate/trivial throughput: 1/%.1f (issue 9 target: at least 1/%d: %s)\n", tr/gr, TargetRatio, verdict)
 	return nil
 }
 
@@ -166,7 +227,7 @@ func startServer(ctx context.Context) (base, key string, cleanup func(), err err
 		os.RemoveAll(dir)
 		return "", "", nil, err
 	}
-	srv := &http.Server{Handler: api.NewServer(api.Deps{
+	apiHandler := api.NewServer(api.Deps{
 		Store:  st,
 		Auth:   &auth.Authenticator{Store: st, Hasher: hasher, CacheTTL: auth.DefaultCacheTTL},
 		Logger: slog.New(slog.DiscardHandler),
@@ -175,7 +236,16 @@ func startServer(ctx context.Context) (base, key string, cleanup func(), err err
 		Limits: func(account.Plan) account.Limits {
 			return account.Limits{MonthlyGenerations: 1 << 30, RequestsPerMinute: 1 << 30}
 		},
-	})}
+	})
+	// The yardstick of --compare: the least a JSON endpoint can do on this
+	// server (no authentication, no store), beside the API.
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET "+trivialPath, func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"ok":true}` + "\n"))
+	})
+	mux.Handle("/", apiHandler)
+	srv := &http.Server{Handler: mux}
 	go srv.Serve(ln)
 	return "http://" + ln.Addr().String(), key, func() {
 		srv.Close()
@@ -259,6 +329,14 @@ func (l *load) generate(ctx context.Context) (string, error) {
 	return p.ID, nil
 }
 
+// trivialPath is the in-process server's trivial JSON handler.
+const trivialPath = "/bench/trivial"
+
+func (l *load) trivial(ctx context.Context) error {
+	_, err := l.do(ctx, "trivial", "GET", trivialPath, nil, http.StatusOK)
+	return err
+}
+
 func (l *load) get(ctx context.Context) error {
 	l.mu.Lock()
 	id := l.ids[len(l.latencies["get"])%len(l.ids)]
@@ -267,17 +345,25 @@ func (l *load) get(ctx context.Context) error {
 	return err
 }
 
-func (l *load) report(w io.Writer, elapsed time.Duration, workers int) {
+func (l *load) report(w io.Writer, elapsed time.Duration, endpoints ...string) {
+	d := map[string]time.Duration{}
+	for _, ep := range endpoints {
+		d[ep] = elapsed
+	}
+	l.reportPhases(w, d, endpoints...)
+}
+
+// reportPhases prints a row per endpoint, its rate over its own phase.
+func (l *load) reportPhases(w io.Writer, elapsed map[string]time.Duration, endpoints ...string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	fmt.Fprintf(w, "loadrun: %d workers, %s, against %s\n", workers, elapsed.Round(time.Millisecond), l.base)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "endpoint\trequests\terrors\treq/s\tp50\tp99\t")
-	for _, ep := range []string{"generate", "get"} {
+	for _, ep := range endpoints {
 		lat := slices.Clone(l.latencies[ep])
 		slices.Sort(lat)
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t%s\t%s\t\n", ep, len(lat), l.errors[ep],
-			float64(len(lat))/elapsed.Seconds(), quantile(lat, 0.50), quantile(lat, 0.99))
+			float64(len(lat))/elapsed[ep].Seconds(), quantile(lat, 0.50), quantile(lat, 0.99))
 	}
 	tw.Flush()
 }

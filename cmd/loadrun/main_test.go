@@ -50,3 +50,22 @@ func TestRunRefuses(t *testing.T) {
 		}
 	}
 }
+
+func TestRunCompare(t *testing.T) {
+	var out bytes.Buffer
+	err := run(context.Background(), []string{"--compare", "--workers", "4", "--requests", "60", "--duration", "30s"}, &out, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ep := range []string{"trivial", "generate"} {
+		if !regexp.MustCompile(`(?m)^\s*` + ep + `\s+[1-9][0-9]*\s+0\s+[0-9.]+\s`).MatchString(out.String()) {
+			t.Errorf("no clean %s row in:\n%s", ep, out.String())
+		}
+	}
+	if !regexp.MustCompile(`generate/trivial throughput: 1/[0-9.]+ \(issue 9 target: at least 1/10: (met|NOT met)\)`).MatchString(out.String()) {
+		t.Errorf("no ratio line in:\n%s", out.String())
+	}
+	if err := run(context.Background(), []string{"--compare", "--url", "http://127.0.0.1:1", "--key", "k"}, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "in-process") {
+		t.Errorf("--compare with --url: %v", err)
+	}
+}

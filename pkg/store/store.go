@@ -60,7 +60,7 @@ type ListOptions struct {
 // MaxListLimit bounds one page.
 const MaxListLimit = 100
 
-// MaxStoredContent bounds a policy's content as stored, gzip-compressed, in
+// MaxStoredContent bounds a policy's content as stored, compressed, in
 // bytes: DynamoDB holds it in one item of at most 400 KB together with the
 // metadata. Every store enforces it, so a document the embedded store
 // accepts is one the DynamoDB store accepts too.

@@ -11,7 +11,7 @@
 //	keys                <keyId>                 account.Key
 //	keyhashes           <hash>                  <keyId>
 //	policies/<acct>     <policyId>              store.Summary (no content)
-//	contents/<acct>     <policyId>              gzip(content)
+//	contents/<acct>     <policyId>              compressed content (package content)
 //	usage/<acct>        <YYYY-MM>               8-byte big-endian count
 //	users               <email>                 account.User
 //	sessions            <hash>                  account.Session
@@ -68,6 +68,9 @@ type Store struct {
 	// locked to this one process, so the count is exact without a disk
 	// write (and fsync) per request. Counters of ended windows are dropped.
 	rates rateCounter
+	// group commits the writes of concurrent requests on the generate
+	// path (policies and idempotency records) together: one fsync for all.
+	group *groupCommit
 }
 
 var _ store.Store = (*Store)(nil)
@@ -78,7 +81,7 @@ func Open(path string) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("bolt store: %w", err)
 	}
-	db, err := bbolt.Open(path, 0o600, &bbolt.Options{Timeout: lockTimeout})
+	db, err := bbolt.Open(path, 0o600, &bbolt.Options{Timeout: lockTimeout, NoFreelistSync: true, FreelistType: bbolt.FreelistMapType, InitialMmapSize: 1 << 28})
 	if errors.Is(err, bbolterrors.ErrTimeout) {
 		return nil, fmt.Errorf("bolt store %s: %w", path, ErrInUse)
 	}
@@ -100,7 +103,7 @@ func Open(path string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("bolt store %s: %w", path, err)
 	}
-	return &Store{db: db}, nil
+	return &Store{db: db, group: &groupCommit{db: db}}, nil
 }
 
 // Close releases the file.
@@ -265,7 +268,13 @@ func (s *Store) CreatePolicy(ctx context.Context, p store.Policy, opt store.Crea
 	if len(gz) > store.MaxStoredContent {
 		return store.ErrTooLarge // the DynamoDB store's limit, kept here too
 	}
-	return s.update(ctx, func(tx *bbolt.Tx) error {
+	var idemBody []byte
+	if r := opt.Idempotency; r != nil {
+		if idemBody, err = content.Compress(string(r.Body)); err != nil {
+			return fmt.Errorf("bolt store: %w", err)
+		}
+	}
+	return s.groupUpdate(ctx, func(tx *bbolt.Tx) error {
 		policies, err := accountBucket(tx, bucketPolicies, p.AccountID, true)
 		if err != nil {
 			return err
@@ -293,7 +302,7 @@ func (s *Store) CreatePolicy(ctx context.Context, p store.Policy, opt store.Crea
 			return store.ErrQuotaExceeded // bbolt rolls the puts above back
 		}
 		if r := opt.Idempotency; r != nil {
-			if err := completeIdem(tx, *r); err != nil {
+			if err := completeIdem(tx, *r, idemBody); err != nil {
 				return err
 			}
 		}
@@ -307,7 +316,7 @@ func (s *Store) CreatePolicy(ctx context.Context, p store.Policy, opt store.Crea
 func (s *Store) Policy(ctx context.Context, accountID, id string) (store.Policy, error) {
 	var (
 		p        store.Policy
-		gzipped  []byte
+		packed   []byte
 		notFound = store.ErrPolicyNotFound
 	)
 	err := s.view(ctx, func(tx *bbolt.Tx) error {
@@ -324,7 +333,7 @@ func (s *Store) Policy(ctx context.Context, accountID, id string) (store.Policy,
 			return fmt.Errorf("bolt store: policy %s has no content", id)
 		}
 		// bbolt's slices are valid only inside the transaction.
-		gzipped = bytes.Clone(c)
+		packed = bytes.Clone(c)
 		return nil
 	})
 	if err != nil {
@@ -332,7 +341,7 @@ func (s *Store) Policy(ctx context.Context, accountID, id string) (store.Policy,
 	}
 	p.AccountID = accountID
 	p.Summary = normalize.Summary(p.Summary)
-	if p.Content, err = content.Decompress(gzipped); err != nil {
+	if p.Content, err = content.Decompress(packed); err != nil {
 		return store.Policy{}, fmt.Errorf("bolt store: policy %s: %w", id, err)
 	}
 	return p, nil
@@ -386,7 +395,7 @@ func (s *Store) ListPolicies(ctx context.Context, accountID string, opt store.Li
 
 // DeletePolicy implements store.Store.
 func (s *Store) DeletePolicy(ctx context.Context, accountID, id string) error {
-	return s.update(ctx, func(tx *bbolt.Tx) error {
+	return s.groupUpdate(ctx, func(tx *bbolt.Tx) error {
 		policies, _ := accountBucket(tx, bucketPolicies, accountID, false)
 		if policies == nil || policies.Get([]byte(id)) == nil {
 			return store.ErrPolicyNotFound
@@ -422,13 +431,14 @@ type idemRecord struct {
 	CreatedAt   time.Time `json:"createdAt"`
 	Status      int       `json:"status,omitempty"`
 	Location    string    `json:"location,omitempty"`
-	Body        []byte    `json:"body,omitempty"` // gzip
+	Body        []byte    `json:"body,omitempty"` // compressed (package content)
 }
 
 // BeginIdempotent implements store.Store.
 func (s *Store) BeginIdempotent(ctx context.Context, c store.IdempotencyClaim, fingerprint string, now time.Time) (*store.IdempotencyRecord, error) {
 	var held *store.IdempotencyRecord
-	err := s.update(ctx, func(tx *bbolt.Tx) error {
+	err := s.groupUpdate(ctx, func(tx *bbolt.Tx) error {
+		held = nil // the function may run again (groupCommit)
 		b, err := accountBucket(tx, bucketIdem, c.AccountID, true)
 		if err != nil {
 			return err
@@ -492,10 +502,17 @@ func recordOf(r idemRecord) (*store.IdempotencyRecord, error) {
 
 // CompleteIdempotent implements store.Store.
 func (s *Store) CompleteIdempotent(ctx context.Context, r store.IdempotentResult) error {
-	return s.update(ctx, func(tx *bbolt.Tx) error { return completeIdem(tx, r) })
+	// Compressed before the write: the transaction holds bbolt's one writer.
+	body, err := content.Compress(string(r.Body))
+	if err != nil {
+		return fmt.Errorf("bolt store: %w", err)
+	}
+	return s.groupUpdate(ctx, func(tx *bbolt.Tx) error { return completeIdem(tx, r, body) })
 }
 
-func completeIdem(tx *bbolt.Tx, r store.IdempotentResult) error {
+// completeIdem marks r's claim done with its outcome, body being r.Body
+// compressed.
+func completeIdem(tx *bbolt.Tx, r store.IdempotentResult, body []byte) error {
 	b, err := accountBucket(tx, bucketIdem, r.Claim.AccountID, true)
 	if err != nil {
 		return err
@@ -507,17 +524,13 @@ func completeIdem(tx *bbolt.Tx, r store.IdempotentResult) error {
 	if old.Owner != r.Claim.Owner || old.Done {
 		return store.ErrClaimLost
 	}
-	gz, err := content.Compress(string(r.Body))
-	if err != nil {
-		return err
-	}
-	old.Done, old.Status, old.Location, old.Body = true, r.Status, r.Location, gz
+	old.Done, old.Status, old.Location, old.Body = true, r.Status, r.Location, body
 	return putJSON(b, r.Claim.Key, old)
 }
 
 // ReleaseIdempotent implements store.Store.
 func (s *Store) ReleaseIdempotent(ctx context.Context, c store.IdempotencyClaim) error {
-	return s.update(ctx, func(tx *bbolt.Tx) error {
+	return s.groupUpdate(ctx, func(tx *bbolt.Tx) error {
 		b, _ := accountBucket(tx, bucketIdem, c.AccountID, false)
 		if b == nil {
 			return nil
@@ -589,6 +602,15 @@ func (s *Store) update(ctx context.Context, fn func(*bbolt.Tx) error) error {
 		return err
 	}
 	return classify(s.db.Update(fn))
+}
+
+// groupUpdate is update through the group commit (groupCommit): fn may run
+// more than once and must depend only on the transaction.
+func (s *Store) groupUpdate(ctx context.Context, fn func(*bbolt.Tx) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return classify(s.group.update(fn))
 }
 
 func classify(err error) error {

@@ -4,8 +4,8 @@
 //
 //	pk                  sk                  what
 //	ACCOUNT#<acct>      ACCOUNT             the account
-//	ACCOUNT#<acct>      POLICY#<id>         policy metadata (what a list reads)
-//	ACCOUNT#<acct>      CONTENT#<id>        metadata + gzip content (what a get reads)
+//	ACCOUNT#<acct>      POLICY#<id>         compressed summary (what a list reads)
+//	ACCOUNT#<acct>      CONTENT#<id>        summary + compressed content (what a get reads)
 //	ACCOUNT#<acct>      USAGE#<YYYY-MM>     generations that month (count)
 //	KEY#<hash>          KEY                 an API key, found by its hash
 //	KEYID#<keyId>       KEYID               pointer from a key's id to its hash
@@ -22,6 +22,7 @@ package dynamo
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -135,19 +136,70 @@ type keyIDItem struct {
 	TTL       *int64 `json:"ttl,omitempty"`
 }
 
+// policyItem is a policy's metadata item, what a list reads. Its summary
+// is JSON compressed with the content dictionary (docs/STORAGE.md): about
+// 300 bytes instead of 2-5 KB of attributes. Items written before issue 9
+// hold the summary as attributes instead (legacyPolicyItem); both read.
 type policyItem struct {
+	PK      string `json:"pk"`
+	SK      string `json:"sk"`
+	Summary []byte `json:"sum"`
+}
+
+type legacyPolicyItem struct {
 	PK string `json:"pk"`
 	SK string `json:"sk"`
 	store.Summary
 }
 
+// contentItem is what a get reads: the policy's text, compressed (package
+// content), and the same compressed summary as the metadata item (a few
+// hundred bytes, so a get is one GetItem). Items written before issue 9
+// carry the summary as attributes instead. TTL is set only on a deleted
+// policy's content (DeletePolicy): such an item is not found.
 type contentItem struct {
-	PK string `json:"pk"`
-	SK string `json:"sk"`
-	store.Summary
-	// Content is gzip-compressed Markdown: a binary attribute is billed by
-	// its bytes, and policy text compresses about 4:1.
+	PK      string `json:"pk"`
+	SK      string `json:"sk"`
+	Summary []byte `json:"sum"`
 	Content []byte `json:"content"`
+	TTL     *int64 `json:"ttl,omitempty"`
+}
+
+// encodeSummary and decodeSummary are the metadata item's summary.
+func encodeSummary(sum store.Summary) ([]byte, error) {
+	j, err := json.Marshal(sum)
+	if err != nil {
+		return nil, err
+	}
+	return content.Compress(string(j))
+}
+
+// decodeSummary reads the summary of a metadata or content item of either
+// layout.
+func decodeSummary(m map[string]types.AttributeValue, accountID string) (store.Summary, error) {
+	var sum store.Summary
+	if _, ok := m["sum"]; ok {
+		var it policyItem
+		if err := unmarshal(m, &it); err != nil {
+			return store.Summary{}, err
+		}
+		j, err := content.Decompress(it.Summary)
+		if err != nil {
+			return store.Summary{}, err
+		}
+		if err := json.Unmarshal([]byte(j), &sum); err != nil {
+			return store.Summary{}, err
+		}
+	} else {
+		var it legacyPolicyItem
+		if err := unmarshal(m, &it); err != nil {
+			return store.Summary{}, err
+		}
+		sum = it.Summary
+	}
+	sum = normalize.Summary(sum)
+	sum.AccountID = accountID
+	return sum, nil
 }
 
 type countItem struct {
@@ -384,16 +436,19 @@ func (s *Store) CreatePolicy(ctx context.Context, p store.Policy, opt store.Crea
 		return store.ErrTooLarge
 	}
 	pk := accountPK(p.AccountID)
-	meta, err := marshal(policyItem{PK: pk, SK: policySK(p.ID), Summary: p.Summary})
+	sum, err := encodeSummary(p.Summary)
 	if err != nil {
 		return s.internal("encode policy", err)
 	}
-	body, err := marshal(contentItem{PK: pk, SK: contentSK(p.ID), Summary: p.Summary, Content: gz})
+	meta, err := marshal(policyItem{PK: pk, SK: policySK(p.ID), Summary: sum})
 	if err != nil {
 		return s.internal("encode policy", err)
 	}
-	// The content item holds everything the metadata item does, and more.
-	if itemSize(body) > maxItemBytes {
+	body, err := marshal(contentItem{PK: pk, SK: contentSK(p.ID), Summary: sum, Content: gz})
+	if err != nil {
+		return s.internal("encode policy", err)
+	}
+	if itemSize(body) > maxItemBytes || itemSize(meta) > maxItemBytes {
 		return store.ErrTooLarge
 	}
 	notExists := aws.String("attribute_not_exists(pk)")
@@ -419,7 +474,7 @@ func (s *Store) CreatePolicy(ctx context.Context, p store.Policy, opt store.Crea
 		{Update: usage},
 	}
 	if opt.Idempotency != nil {
-		u, err := s.completeUpdate(*opt.Idempotency)
+		u, err := s.completeUpdate(*opt.Idempotency, p.ID, p)
 		if err != nil {
 			return s.internal("encode idempotency record", err)
 		}
@@ -438,18 +493,40 @@ func (s *Store) CreatePolicy(ctx context.Context, p store.Policy, opt store.Crea
 }
 
 // Policy implements store.Store: one GetItem of the content item, which
-// carries the metadata too.
+// carries the summary too.
 func (s *Store) Policy(ctx context.Context, accountID, id string) (store.Policy, error) {
+	out, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{
+		TableName:      &s.table,
+		Key:            itemKey(accountPK(accountID), contentSK(id)),
+		ConsistentRead: aws.Bool(true),
+	})
+	if err != nil {
+		return store.Policy{}, s.internal("get policy", err)
+	}
+	if _, deleted := out.Item[AttrTTL]; len(out.Item) == 0 || deleted {
+		return store.Policy{}, store.ErrPolicyNotFound
+	}
+	p, err := decodeContent(out.Item, accountID)
+	if err != nil {
+		return store.Policy{}, s.internal("decode policy", err)
+	}
+	return p, nil
+}
+
+// decodeContent reads a content item of either layout.
+func decodeContent(m map[string]types.AttributeValue, accountID string) (store.Policy, error) {
+	sum, err := decodeSummary(m, accountID)
+	if err != nil {
+		return store.Policy{}, err
+	}
 	var it contentItem
-	if err := s.get(ctx, "get policy", itemKey(accountPK(accountID), contentSK(id)), &it, store.ErrPolicyNotFound); err != nil {
+	if err := unmarshal(m, &it); err != nil {
 		return store.Policy{}, err
 	}
 	text, err := content.Decompress(it.Content)
 	if err != nil {
-		return store.Policy{}, s.internal("decompress policy", err)
+		return store.Policy{}, err
 	}
-	sum := normalize.Summary(it.Summary)
-	sum.AccountID = accountID
 	return store.Policy{Summary: sum, Content: text}, nil
 }
 
@@ -487,12 +564,10 @@ func (s *Store) ListPolicies(ctx context.Context, accountID string, opt store.Li
 			return store.Page{}, s.internal("list policies", err)
 		}
 		for _, m := range out.Items {
-			var it policyItem
-			if err := unmarshal(m, &it); err != nil {
+			sum, err := decodeSummary(m, accountID)
+			if err != nil {
 				return store.Page{}, s.internal("decode policy", err)
 			}
-			sum := normalize.Summary(it.Summary)
-			sum.AccountID = accountID
 			items = append(items, sum)
 		}
 		if len(out.LastEvaluatedKey) == 0 {
@@ -508,8 +583,12 @@ func (s *Store) ListPolicies(ctx context.Context, accountID string, opt store.Li
 	return page, nil
 }
 
-// DeletePolicy implements store.Store: metadata (which must exist) and
-// content in one transaction. The usage counter stays.
+// DeletePolicy implements store.Store: the metadata item (which must exist)
+// is deleted, and the content item gets a TTL (DynamoDB deletes it after
+// contentAfterDelete), in one transaction. A content item with a TTL is
+// not found by Policy, so the policy is gone at once; the content stays
+// readable to an idempotency record (at most IdempotencyTTL old) whose
+// response is stored as a delta against it. The usage counter stays.
 func (s *Store) DeletePolicy(ctx context.Context, accountID, id string) error {
 	pk := accountPK(accountID)
 	reasons, err := s.transact(ctx, "delete policy", []types.TransactWriteItem{
@@ -518,13 +597,41 @@ func (s *Store) DeletePolicy(ctx context.Context, accountID, id string) error {
 			Key:                 itemKey(pk, policySK(id)),
 			ConditionExpression: aws.String("attribute_exists(pk)"),
 		}},
-		{Delete: &types.Delete{TableName: &s.table, Key: itemKey(pk, contentSK(id))}},
+		{Update: &types.Update{
+			TableName:                 &s.table,
+			Key:                       itemKey(pk, contentSK(id)),
+			UpdateExpression:          aws.String("SET #ttl = :ttl"),
+			ConditionExpression:       aws.String("attribute_exists(pk)"),
+			ExpressionAttributeNames:  map[string]string{"#ttl": AttrTTL},
+			ExpressionAttributeValues: map[string]types.AttributeValue{":ttl": number(*epoch(time.Now().Add(contentAfterDelete)))},
+		}},
 	})
 	if failed(reasons, 0) {
 		return store.ErrPolicyNotFound
 	}
+	if failed(reasons, 1) {
+		// A metadata item without content: cannot happen through this
+		// store (they are written together); delete what there is.
+		_, err := s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{
+			TableName: &s.table, Key: itemKey(pk, policySK(id)),
+			ConditionExpression: aws.String("attribute_exists(pk)"),
+		})
+		var ccf *types.ConditionalCheckFailedException
+		if errors.As(err, &ccf) {
+			return store.ErrPolicyNotFound
+		}
+		if err != nil {
+			return s.internal("delete policy", err)
+		}
+		return nil
+	}
 	return err
 }
+
+// contentAfterDelete is how long a deleted policy's content item is kept:
+// longer than an idempotency record that may refer to it lives
+// (store.IdempotencyTTL), with an hour to spare.
+const contentAfterDelete = store.IdempotencyTTL + time.Hour
 
 // GenerationCount implements store.Store.
 func (s *Store) GenerationCount(ctx context.Context, accountID, month string) (int, error) {

@@ -2,7 +2,9 @@ package dynamo
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -46,8 +48,16 @@ type idemItem struct {
 	CreatedAt   int64  `json:"createdAt"`
 	Status      int    `json:"status,omitempty"`
 	Location    string `json:"location,omitempty"`
-	Body        []byte `json:"body,omitempty"` // gzip
-	TTL         int64  `json:"ttl"`
+	Body        []byte `json:"body,omitempty"` // package content's encoding
+	// Ref, when set, is the policy whose content item Body is a delta
+	// against: a generate's response is mostly the policy it stores, so
+	// the record keeps the response without the content's JSON string,
+	// which goes back in at byte Cut, compressed against the summary
+	// (content.CompressDelta). DeletePolicy keeps the content item for
+	// longer than the record lives.
+	Ref string `json:"ref,omitempty"`
+	Cut int    `json:"cut,omitempty"`
+	TTL int64  `json:"ttl"`
 }
 
 // BeginIdempotent implements store.Store: one conditional PutItem that
@@ -89,9 +99,9 @@ func (s *Store) BeginIdempotent(ctx context.Context, c store.IdempotencyClaim, f
 			CreatedAt: time.UnixMilli(old.CreatedAt).UTC(),
 		}
 		if old.Done {
-			body, err := content.Decompress(old.Body)
+			body, err := s.replayBody(ctx, c.AccountID, old)
 			if err != nil {
-				return nil, s.internal("decode idempotency record", err)
+				return nil, err
 			}
 			rec.Body = []byte(body)
 		}
@@ -103,10 +113,74 @@ func (s *Store) BeginIdempotent(ctx context.Context, c store.IdempotencyClaim, f
 	return nil, nil
 }
 
+// replayBody is a done record's stored response.
+func (s *Store) replayBody(ctx context.Context, accountID string, rec idemItem) (string, error) {
+	if rec.Ref == "" {
+		body, err := content.Decompress(rec.Body)
+		if err != nil {
+			return "", s.internal("decode idempotency record", err)
+		}
+		return body, nil
+	}
+	out, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{
+		TableName:      &s.table,
+		Key:            itemKey(accountPK(accountID), contentSK(rec.Ref)),
+		ConsistentRead: aws.Bool(true),
+	})
+	if err != nil {
+		return "", s.internal("get idempotency base", err)
+	}
+	if len(out.Item) == 0 {
+		return "", s.internal("get idempotency base", fmt.Errorf("policy %s of a done idempotency record has no content", rec.Ref))
+	}
+	p, err := decodeContent(out.Item, accountID)
+	if err != nil {
+		return "", s.internal("decode idempotency base", err)
+	}
+	text, sum := deltaBase(p)
+	rest, err := content.DecompressDelta(rec.Body, sum)
+	if err != nil || rec.Cut > len(rest) {
+		return "", s.internal("decode idempotency record", fmt.Errorf("delta against %s: %v", rec.Ref, err))
+	}
+	return rest[:rec.Cut] + text + rest[rec.Cut:], nil
+}
+
+// deltaBase is what a generate's response is a delta against: the policy's
+// content as a JSON string, the way the API's response carries it (no HTML
+// escaping), and its summary as JSON. The content is cut out of the
+// response whole (matching 20 KB through DEFLATE's 32 KB window would not
+// fit every document); what is left is compressed against the summary.
+// A response that does not carry the content that way is stored whole.
+func deltaBase(p store.Policy) (text, sum string) {
+	var buf strings.Builder
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.Encode(p.Content) // strings and summaries always encode
+	text = strings.TrimSuffix(buf.String(), "\n")
+	buf.Reset()
+	enc.Encode(p.Summary)
+	return text, buf.String()
+}
+
 // completeUpdate is the write that marks a claim done with its outcome, on
-// its own or inside CreatePolicy's transaction.
-func (s *Store) completeUpdate(r store.IdempotentResult) (*types.Update, error) {
-	gz, err := content.Compress(string(r.Body))
+// its own or inside CreatePolicy's transaction. With a policy (ref, and its
+// content as base) the body is stored as a delta against that content.
+func (s *Store) completeUpdate(r store.IdempotentResult, ref string, base store.Policy) (*types.Update, error) {
+	body, cut := string(r.Body), -1
+	if ref != "" {
+		text, _ := deltaBase(base)
+		cut = strings.Index(body, text)
+	}
+	var (
+		gz  []byte
+		err error
+	)
+	if cut >= 0 {
+		text, sum := deltaBase(base)
+		gz, err = content.CompressDelta(body[:cut]+body[cut+len(text):], sum)
+	} else {
+		gz, err = content.Compress(body)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -118,19 +192,27 @@ func (s *Store) completeUpdate(r store.IdempotentResult) (*types.Update, error) 
 		":body":   &types.AttributeValueMemberB{Value: gz},
 		":loc":    &types.AttributeValueMemberS{Value: r.Location},
 	}
+	update := "SET #done = :true, #status = :status, #body = :body, #loc = :loc"
+	names := map[string]string{"#done": "done", "#status": "status", "#body": "body", "#loc": "location", "#owner": "owner"}
+	if cut >= 0 {
+		update += ", #ref = :ref, #cut = :cut"
+		names["#ref"], names["#cut"] = "ref", "cut"
+		vals[":ref"] = &types.AttributeValueMemberS{Value: ref}
+		vals[":cut"] = number(int64(cut))
+	}
 	return &types.Update{
 		TableName:                 &s.table,
 		Key:                       itemKey(accountPK(r.Claim.AccountID), idemSK(r.Claim.Key)),
-		UpdateExpression:          aws.String("SET #done = :true, #status = :status, #body = :body, #loc = :loc"),
+		UpdateExpression:          aws.String(update),
 		ConditionExpression:       aws.String("#owner = :owner AND #done = :false"),
-		ExpressionAttributeNames:  map[string]string{"#done": "done", "#status": "status", "#body": "body", "#loc": "location", "#owner": "owner"},
+		ExpressionAttributeNames:  names,
 		ExpressionAttributeValues: vals,
 	}, nil
 }
 
 // CompleteIdempotent implements store.Store.
 func (s *Store) CompleteIdempotent(ctx context.Context, r store.IdempotentResult) error {
-	u, err := s.completeUpdate(r)
+	u, err := s.completeUpdate(r, "", store.Policy{})
 	if err != nil {
 		return s.internal("encode idempotency record", err)
 	}

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"strings"
 	"sync"
@@ -297,6 +298,52 @@ var idempotencyTests = []test{
 		}
 		if rec, _ := st.BeginIdempotent(ctx(t), claim(acct, "gen-3"), "fp", base); rec == nil || rec.Done {
 			t.Errorf("record after a refused write: %+v, want still pending", rec)
+		}
+	}},
+	{"ReplayOutlivesTheDelete", func(t *testing.T, st store.Store) {
+		// A generate's stored response replays byte for byte for as long
+		// as its record lives, even after the policy is deleted (the
+		// DynamoDB store keeps the response as a delta against the policy).
+		acct := ids.New(ids.Account)
+		c := claim(acct, "gen-del")
+		if rec, err := st.BeginIdempotent(ctx(t), c, "fp", base); err != nil || rec != nil {
+			t.Fatal(rec, err)
+		}
+		p := newPolicy(acct, base)
+		p.Content = "# Privacy Policy\n\nWe & our <partners> process \"personal data\".\n" + strings.Repeat("Line of the policy.\n", 200)
+		var body bytes.Buffer
+		enc := json.NewEncoder(&body)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(struct {
+			ID string `json:"id"`
+			store.Summary
+			CreatedAt string `json:"createdAt"`
+			Content   string `json:"content"`
+		}{p.ID, p.Summary, p.CreatedAt.Format(time.RFC3339), p.Content}); err != nil {
+			t.Fatal(err)
+		}
+		res := &store.IdempotentResult{Claim: c, Status: 201, Location: "/v1/policies/" + p.ID, Body: body.Bytes(), At: base}
+		if err := st.CreatePolicy(ctx(t), p, store.CreateOptions{Idempotency: res}); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.DeletePolicy(ctx(t), acct, p.ID); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.Policy(ctx(t), acct, p.ID); !errs.Is(err, errs.NotFound) {
+			t.Errorf("Policy after delete = %v, want NotFound", err)
+		}
+		if err := st.DeletePolicy(ctx(t), acct, p.ID); !errs.Is(err, errs.NotFound) {
+			t.Errorf("second delete = %v, want NotFound", err)
+		}
+		if page, err := st.ListPolicies(ctx(t), acct, store.ListOptions{Limit: 10}); err != nil || len(page.Items) != 0 {
+			t.Errorf("list after delete: %+v, %v", page, err)
+		}
+		rec, err := st.BeginIdempotent(ctx(t), claim(acct, "gen-del"), "fp", base.Add(time.Minute))
+		if err != nil || rec == nil || !rec.Done || rec.Status != 201 || rec.Location != res.Location {
+			t.Fatalf("record after delete: %+v, %v", rec, err)
+		}
+		if !bytes.Equal(rec.Body, res.Body) {
+			t.Errorf("replayed body differs:\n%s\nwant\n%s", rec.Body, res.Body)
 		}
 	}},
 }

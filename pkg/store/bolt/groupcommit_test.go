@@ -1,0 +1,101 @@
+package bolt
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	bbolt "go.etcd.io/bbolt"
+)
+
+// TestGroupCommit: concurrent writes share commits; a function that fails
+// gets its own error and leaves nothing, and the others' writes all land.
+func TestGroupCommit(t *testing.T) {
+	st, err := Open(filepath.Join(t.TempDir(), "policygen.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	const n = 200
+	bucket := []byte("grouptest")
+	if err := st.db.Update(func(tx *bbolt.Tx) error { _, err := tx.CreateBucket(bucket); return err }); err != nil {
+		t.Fatal(err)
+	}
+	errOdd := errors.New("every seventh fails")
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for i := range n {
+		wg.Go(func() {
+			errs[i] = st.group.update(func(tx *bbolt.Tx) error {
+				b := tx.Bucket(bucket)
+				if err := b.Put(fmt.Appendf(nil, "%03d", i), []byte("v")); err != nil {
+					return err
+				}
+				if i%7 == 0 {
+					return fmt.Errorf("call %d: %w", i, errOdd) // after its write: rolled back
+				}
+				return nil
+			})
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if want := i%7 == 0; errors.Is(err, errOdd) != want || (!want && err != nil) {
+			t.Errorf("call %d: %v", i, err)
+		}
+	}
+	st.db.View(func(tx *bbolt.Tx) error {
+		b := tx.Bucket(bucket)
+		for i := range n {
+			if got := b.Get(fmt.Appendf(nil, "%03d", i)) != nil; got != (i%7 != 0) {
+				t.Errorf("key %d stored: %v", i, got)
+			}
+		}
+		return nil
+	})
+	commits := st.group.commits.Load()
+	t.Logf("%d calls in %d transactions", n, commits)
+	if commits >= n {
+		t.Errorf("%d calls took %d transactions: nothing was grouped", n, commits)
+	}
+}
+
+// TestGroupCommitPanic: a write that panics fails alone; the process and
+// the other writes of its group carry on.
+func TestGroupCommitPanic(t *testing.T) {
+	st, err := Open(filepath.Join(t.TempDir(), "policygen.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	bucket := []byte("grouptest")
+	if err := st.db.Update(func(tx *bbolt.Tx) error { _, err := tx.CreateBucket(bucket); return err }); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, 20)
+	for i := range errs {
+		wg.Go(func() {
+			errs[i] = st.group.update(func(tx *bbolt.Tx) error {
+				if i == 3 {
+					panic("boom")
+				}
+				return tx.Bucket(bucket).Put(fmt.Appendf(nil, "%02d", i), []byte("v"))
+			})
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if (i == 3) != (err != nil) {
+			t.Errorf("call %d: %v", i, err)
+		}
+	}
+	st.db.View(func(tx *bbolt.Tx) error {
+		if n := tx.Bucket(bucket).Stats().KeyN; n != 19 {
+			t.Errorf("%d keys stored, want 19", n)
+		}
+		return nil
+	})
+}
