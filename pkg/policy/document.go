@@ -214,6 +214,12 @@ func (b *builder) setVars() {
 		v["contactEmail"] = missing("contactEmail")
 	}
 	v["postalAddress"] = text(userText(req.PostalAddress))
+	// Issue 8, part j3: a clause that must give the address (APPI Art.
+	// 32(1)(i), Thai PDPA s 23(5)) shows a placeholder when it is missing;
+	// the other clauses use it only under hasPostalAddress.
+	if req.PostalAddress == "" {
+		v["postalAddress"] = missing("postalAddress")
+	}
 	if a := f.Jurisdiction.Authority; a != nil {
 		v["authorityName"] = text(a.Name)
 		v["authorityUrl"] = []Inline{{Kind: Link, Text: a.URL, URL: a.URL}}
