@@ -425,7 +425,7 @@ type GenerateRequest struct {
 
 	// Jurisdiction EU, UK or US-CA, an alias (GB, United Kingdom, EEA, California), or an EU or EEA member state (DE, Germany), which means EU with that state's supervisory authority named for complaints (stored as memberState).
 	//
-	// Examples: CN, EU, JP, KR, TH, UK, US-CA
+	// Examples: CN, EU, IN, JP, KR, TH, UK, US-CA
 	Jurisdiction string                   `json:"jurisdiction"`
 	Language     *GenerateRequestLanguage `json:"language,omitempty"`
 

@@ -94,7 +94,7 @@ var FactNames = []string{
 }
 
 // NeedFields is the vocabulary of request fields a requirement may need.
-var NeedFields = []string{"contactEmail", "postalAddress"}
+var NeedFields = []string{"contactEmail", "postalAddress", "dpoContact"}
 
 // FactSet is the set of facts that hold.
 type FactSet map[string]bool

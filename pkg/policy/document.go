@@ -220,6 +220,11 @@ func (b *builder) setVars() {
 	if req.PostalAddress == "" {
 		v["postalAddress"] = missing("postalAddress")
 	}
+	// The same for the Indian Grievance Officer (IT (SPDI) Rules 2011,
+	// r 5(9)); the other clauses use dpoContact only under hasDPO.
+	if req.DPOContact == "" {
+		v["dpoContact"] = missing("dpoContact")
+	}
 	if a := f.Jurisdiction.Authority; a != nil {
 		v["authorityName"] = text(a.Name)
 		v["authorityUrl"] = []Inline{{Kind: Link, Text: a.URL, URL: a.URL}}

@@ -113,13 +113,13 @@ func todos(f *Facts) []compliance.Todo {
 }
 
 // j3Laws are the laws of issue 8, part j3 (JP, KR, CN, TH).
-var j3Laws = []string{"appi", "pipa", "pipl", "th-pdpa"}
+var j3Laws = []string{"appi", "pipa", "pipl", "th-pdpa", "it-spdi"}
 
 // todosJ3 adapts the todos to the j3 laws (issue 8, part j3), from their
 // checklists: a document under none of the GDPR, the CCPA or CalOPPA cites
 // its own law's requirements for the shared todos, and a field that an
-// applicable requirement "needs" and the request lacks (postalAddress, for
-// which no shared todo exists) is a todo with that requirement's missingFix.
+// applicable requirement "needs" and the request lacks (postalAddress or
+// dpoContact, for which no shared todo exists) is a todo with that requirement's missingFix.
 func todosJ3(f *Facts, out []compliance.Todo) []compliance.Todo {
 	if !slices.ContainsFunc(f.Laws, func(l compliance.Law) bool { return slices.Contains(j3Laws, l.ID) }) {
 		return out
@@ -149,6 +149,7 @@ func todosJ3(f *Facts, out []compliance.Todo) []compliance.Todo {
 		"pipa":    "PIPA Art. 30(1)(3)-(4)",
 		"pipl":    "PIPL Art. 17(1)(II)",
 		"th-pdpa": "PDPA s 23(4)",
+		"it-spdi": "IT (SPDI) Rules 2011, r 4(iv)",
 	}
 	if !f.gdprFamily() && !f.HasLaw(lawCCPA) && !f.HasLaw("caloppa") {
 		for i := range out {
@@ -170,9 +171,15 @@ func todosJ3(f *Facts, out []compliance.Todo) []compliance.Todo {
 			}
 		}
 	}
-	if f.Request.PostalAddress == "" {
-		if c, fix := needs("postalAddress"); c != "" {
-			out = append(out, compliance.Todo{Field: "postalAddress", Why: fix + " The policy shows a placeholder.", Citation: c})
+	for _, m := range []struct{ field, value string }{
+		{"postalAddress", f.Request.PostalAddress},
+		{"dpoContact", f.Request.DPOContact},
+	} {
+		if m.value != "" {
+			continue
+		}
+		if c, fix := needs(m.field); c != "" {
+			out = append(out, compliance.Todo{Field: m.field, Why: fix + " The policy shows a placeholder.", Citation: c})
 		}
 	}
 	return out
