@@ -248,6 +248,17 @@ func (b *builder) setVars() {
 		v["contactEmail"] = missing("contactEmail")
 	}
 	v["postalAddress"] = text(userText(req.PostalAddress))
+	// Issue 8, part j3: a clause that must give the address (APPI Art.
+	// 32(1)(i), Thai PDPA s 23(5)) shows a placeholder when it is missing;
+	// the other clauses use it only under hasPostalAddress.
+	if req.PostalAddress == "" {
+		v["postalAddress"] = missing("postalAddress")
+	}
+	// The same for the Indian Grievance Officer (IT (SPDI) Rules 2011,
+	// r 5(9)); the other clauses use dpoContact only under hasDPO.
+	if req.DPOContact == "" {
+		v["dpoContact"] = missing("dpoContact")
+	}
 	if a := f.Jurisdiction.Authority; a != nil {
 		v["authorityName"] = text(a.Name)
 		v["authorityUrl"] = []Inline{{Kind: Link, Text: a.URL, URL: a.URL}}
@@ -283,7 +294,7 @@ func (b *builder) setVars() {
 	// Issue 8, part j1: the person in charge in Québec (s. 3.1) and the
 	// encarregado in Brazil (LGPD Art. 41) must be named; missing, they are
 	// placeholders (and todos).
-	v["privacyOfficer"], v["encarregado"] = missing("privacyOfficer"), missing("dpoContact")
+	v["privacyOfficer"], v["encarregado"] = missing("privacyOfficer"), missing("encarregado")
 	if req.PrivacyOfficer != "" {
 		v["privacyOfficer"] = text(userText(req.PrivacyOfficer))
 	}

@@ -141,6 +141,81 @@ func todos(f *Facts) []compliance.Todo {
 		}
 	}
 	out = todosJ2(f, out) // issue 8, part j2 (j2.go)
+	// Issue 8, part j3: the Asia-Pacific laws' own citations and inputs.
+	out = todosJ3(f, out)
+	return out
+}
+
+// j3Laws are the laws of issue 8, part j3 (JP, KR, CN, TH).
+var j3Laws = []string{"appi", "pipa", "pipl", "th-pdpa", "it-spdi"}
+
+// todosJ3 adapts the todos to the j3 laws (issue 8, part j3), from their
+// checklists: a document under none of the GDPR, the CCPA or CalOPPA cites
+// its own law's requirements for the shared todos, and a field that an
+// applicable requirement "needs" and the request lacks (postalAddress or
+// dpoContact, for which no shared todo exists) is a todo with that requirement's missingFix.
+func todosJ3(f *Facts, out []compliance.Todo) []compliance.Todo {
+	if !slices.ContainsFunc(f.Laws, func(l compliance.Law) bool { return slices.Contains(j3Laws, l.ID) }) {
+		return out
+	}
+	// needs returns the citations and the first missingFix of the
+	// applicable j3 requirements that need field.
+	needs := func(field string) (cite, fix string) {
+		var cites []string
+		for _, l := range f.Laws {
+			if !slices.Contains(j3Laws, l.ID) {
+				continue
+			}
+			for _, r := range l.Requirements {
+				if slices.Contains(r.Needs, field) && f.Set.Holds(r.AppliesWhen) {
+					cites = append(cites, r.Citation)
+					if fix == "" {
+						fix = r.MissingFix
+					}
+				}
+			}
+		}
+		return strings.Join(cites, "; "), fix
+	}
+	// Recipients (hostingProvider, thirdPartyServices) per law.
+	recipients := map[string]string{
+		"appi":    "APPI Art. 27(5)(i)",
+		"pipa":    "PIPA Art. 30(1)(3)-(4)",
+		"pipl":    "PIPL Art. 17(1)(II)",
+		"th-pdpa": "PDPA s 23(4)",
+		"it-spdi": "IT (SPDI) Rules 2011, r 4(iv)",
+	}
+	if !f.gdprFamily() && !f.HasLaw(lawCCPA) && !f.HasLaw("caloppa") {
+		for i := range out {
+			field := out[i].Field
+			if c, _ := needs(field); c != "" {
+				out[i].Citation = c
+				continue
+			}
+			if field == "hostingProvider" || strings.HasPrefix(field, "thirdPartyServices") {
+				var cites []string
+				for _, l := range f.Laws {
+					if c, ok := recipients[l.ID]; ok {
+						cites = append(cites, c)
+					}
+				}
+				if len(cites) > 0 {
+					out[i].Citation = strings.Join(cites, "; ")
+				}
+			}
+		}
+	}
+	for _, m := range []struct{ field, value string }{
+		{"postalAddress", f.Request.PostalAddress},
+		{"dpoContact", f.Request.DPOContact},
+	} {
+		if m.value != "" {
+			continue
+		}
+		if c, fix := needs(m.field); c != "" {
+			out = append(out, compliance.Todo{Field: m.field, Why: fix + " The policy shows a placeholder.", Citation: c})
+		}
+	}
 	return out
 }
 
