@@ -1,10 +1,8 @@
-package lambdaenv
+package awsenv
 
 import (
-	"context"
-	"os"
-
 	"github.com/policygen/policygen/pkg/api"
+	"github.com/policygen/policygen/pkg/lambdaenv"
 	"github.com/policygen/policygen/pkg/web"
 )
 
@@ -13,17 +11,10 @@ import (
 // as the API's functions, the pages of pkg/web, and the API's fallback for
 // any /v1 path that reaches it.
 func ServeDashboard() {
-	cfg, err := Load(os.Getenv)
+	d := deps()
+	dash, err := web.New(web.Deps{Store: d.Store, Hasher: d.Auth.Hasher, Now: d.Now, Logger: d.Logger})
 	if err != nil {
-		exit(err)
+		lambdaenv.Exit(err)
 	}
-	deps, err := NewDeps(context.Background(), cfg, os.Stdout)
-	if err != nil {
-		exit(err)
-	}
-	dash, err := web.New(web.Deps{Store: deps.Store, Hasher: deps.Auth.Hasher, Now: deps.Now, Logger: deps.Logger})
-	if err != nil {
-		exit(err)
-	}
-	start(web.Mount(dash, api.NewFallbackHandler(deps)))
+	lambdaenv.Start(web.Mount(dash, api.NewFallbackHandler(d)))
 }
