@@ -124,9 +124,10 @@ dynamodb-local:
 chromium:
 	./scripts/chromium.sh
 
-# Regenerate pkg/client from openapi.yaml (oapi-codegen, a go.mod tool).
+# Regenerate pkg/client from openapi.yaml (oapi-codegen, a go.mod tool) and
+# pkg/policy/countries_gen.go from CLDR (golang.org/x/text).
 generate:
-	$(GO) generate ./pkg/client
+	$(GO) generate ./pkg/client ./pkg/policy
 
 # Prepare `sam local start-api --env-vars env.json` (docs/DEPLOY.md): DynamoDB
 # Local, the table, a demo Agency key, env.json.
