@@ -116,6 +116,11 @@ build-DashboardFunction:
 	$(LAMBDA_BUILD) ./functions/dashboard
 build-FallbackFunction:
 	$(LAMBDA_BUILD) ./functions/fallback
+# The cold-start baseline, not deployed (template.yaml has no such function):
+# a hello-world aws-lambda-go binary built like the functions, against which
+# BenchmarkInit (functions/) measures each function's init in the same run.
+build-HelloWorldBaseline:
+	$(LAMBDA_BUILD) ./functions/internal/helloworld
 
 dynamodb-local:
 	./scripts/dynamodb-local.sh install
