@@ -1,7 +1,8 @@
 // Package awsenv wires the Policygen Lambda functions that use AWS: the
 // DynamoDB store and the key authenticator with its pepper in Secrets
-// Manager, built from the function's environment. Serve and ServeDashboard
-// are those functions' whole mains.
+// Manager, built from the function's environment. Serve is the whole main
+// of each API route's function; pkg/lambdaenv/dashboardenv wires the
+// dashboard's on FromEnv.
 //
 // Cold start: nothing here does network I/O, and the AWS configuration is
 // built from the environment Lambda sets (AWSConfig) rather than by the
@@ -146,9 +147,10 @@ func NewDeps(ctx context.Context, cfg lambdaenv.Config, getenv func(string) stri
 	}, nil
 }
 
-// deps is the start of both mains: the configuration and the dependencies
-// from the process environment, or an init failure.
-func deps() api.Deps {
+// FromEnv is the start of a function's main (Serve, dashboardenv.Serve):
+// the configuration and the dependencies from the process environment. An
+// incomplete configuration is an init failure (lambdaenv.Exit).
+func FromEnv() api.Deps {
 	cfg, err := lambdaenv.Load(os.Getenv)
 	if err != nil {
 		lambdaenv.Exit(err)
@@ -166,7 +168,7 @@ func deps() api.Deps {
 // environment, exiting with status 1 when the configuration is incomplete,
 // and serves HTTP API (payload format 2.0) events until Lambda stops it.
 func Serve(routeName string) {
-	h, err := api.NewRouteHandler(routeName, deps())
+	h, err := api.NewRouteHandler(routeName, FromEnv())
 	if err != nil {
 		lambdaenv.Exit(err)
 	}
