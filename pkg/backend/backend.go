@@ -21,7 +21,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
 
 	"github.com/policygen/policygen/pkg/secrets"
 	"github.com/policygen/policygen/pkg/secrets/awssecrets"
@@ -94,7 +93,9 @@ func Pepper(ctx context.Context, spec, file, secretID string, getenv func(string
 		if err != nil {
 			return nil, fmt.Errorf("load AWS config: %w", err)
 		}
-		return awssecrets.New(secretsmanager.NewFromConfig(cfg), secretID, 0), nil
+		// The endpoint from the process environment, like the rest of
+		// the default configuration.
+		return awssecrets.New(awssecrets.ClientFromConfig(cfg, os.Getenv), secretID, 0), nil
 	case isBolt:
 		return secrets.NewFile(filepath.Join(filepath.Dir(boltPath), "pepper")), nil
 	}

@@ -25,7 +25,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
 
 	"github.com/policygen/policygen/pkg/api"
 	"github.com/policygen/policygen/pkg/auth"
@@ -128,11 +127,11 @@ func NewDeps(ctx context.Context, cfg lambdaenv.Config, getenv func(string) stri
 	if cfg.Pepper != nil {
 		pepper = secrets.NewStatic(cfg.Pepper)
 	} else {
-		var smOpts []func(*secretsmanager.Options)
-		if ac.SecretsManagerEndpoint != "" {
-			smOpts = append(smOpts, func(o *secretsmanager.Options) { o.BaseEndpoint = aws.String(ac.SecretsManagerEndpoint) })
+		sm := awssecrets.Client{Region: ac.AWS.Region, Credentials: ac.AWS.Credentials, Endpoint: ac.SecretsManagerEndpoint}
+		if sm.Endpoint == "" && ac.AWS.BaseEndpoint != nil {
+			sm.Endpoint = *ac.AWS.BaseEndpoint
 		}
-		pepper = awssecrets.New(secretsmanager.NewFromConfig(ac.AWS, smOpts...), cfg.PepperSecretID, lambdaenv.PepperCacheTTL)
+		pepper = awssecrets.New(sm, cfg.PepperSecretID, lambdaenv.PepperCacheTTL)
 	}
 	return api.Deps{
 		Store: st,

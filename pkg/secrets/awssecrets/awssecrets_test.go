@@ -4,18 +4,17 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials"
-	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
-	"github.com/aws/aws-sdk-go-v2/service/secretsmanager/types"
 
 	"github.com/policygen/policygen/internal/testenv"
 	"github.com/policygen/policygen/pkg/errs"
@@ -68,8 +67,8 @@ func (f *fakeSecretsManager) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/x-amz-json-1.1")
 	switch {
 	case fail:
-		// Not retried forever: the SDK's standard retryer gives up after 3
-		// attempts; a 400 error type is never retried.
+		// Not retried forever: a read gives up after MaxAttempts
+		// attempts, and a 400 that is not a throttle is not retried.
 		w.Header().Set("X-Amzn-ErrorType", "InvalidRequestException")
 		w.WriteHeader(http.StatusBadRequest)
 		json.NewEncoder(w).Encode(map[string]string{"__type": "InvalidRequestException", "message": "unavailable for the test"})
@@ -110,12 +109,12 @@ func newFake(t *testing.T) (*fakeSecretsManager, *httptest.Server) {
 	return f, srv
 }
 
-func newClient(srv *httptest.Server) *secretsmanager.Client {
-	return secretsmanager.New(secretsmanager.Options{
-		Region:       "eu-west-1",
-		BaseEndpoint: aws.String(srv.URL),
-		Credentials:  credentials.NewStaticCredentialsProvider("AKIDTEST", "secret", ""),
-	})
+func newClient(srv *httptest.Server) Client {
+	return Client{
+		Region:      "eu-west-1",
+		Endpoint:    srv.URL,
+		Credentials: credentials.NewStaticCredentialsProvider("AKIDTEST", "secret", ""),
+	}
 }
 
 func TestSecretsManagerValues(t *testing.T) {
@@ -134,8 +133,8 @@ func TestSecretsManagerValues(t *testing.T) {
 		t.Run(tt.id, func(t *testing.T) {
 			got, err := New(client, tt.id, time.Minute).Value(context.Background())
 			if tt.notFound {
-				var nf *types.ResourceNotFoundException
-				if !errors.As(err, &nf) {
+				var nf *APIError
+				if !errors.As(err, &nf) || nf.Code != "ResourceNotFoundException" {
 					t.Fatalf("err = %v, want ResourceNotFoundException", err)
 				}
 				return
@@ -165,7 +164,7 @@ func TestSecretsManagerEndpointFromEnv(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := New(secretsmanager.NewFromConfig(cfg), "policygen/pepper", 0).Value(context.Background())
+	got, err := New(ClientFromConfig(cfg, os.Getenv), "policygen/pepper", 0).Value(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -333,11 +332,11 @@ func TestSecretsManagerOutageIsUnavailable(t *testing.T) {
 		"reset":  testenv.ResettingEndpoint(t),
 	} {
 		t.Run(name, func(t *testing.T) {
-			client := secretsmanager.New(secretsmanager.Options{
-				Region:       "eu-west-1",
-				BaseEndpoint: aws.String(url),
-				Credentials:  credentials.NewStaticCredentialsProvider("AKIDTEST", "secret", ""),
-			})
+			client := Client{
+				Region:      "eu-west-1",
+				Endpoint:    url,
+				Credentials: credentials.NewStaticCredentialsProvider("AKIDTEST", "secret", ""),
+			}
 			start := time.Now()
 			_, err := New(client, "policygen/pepper", 0).Value(context.Background())
 			took := time.Since(start)
@@ -351,13 +350,63 @@ func TestSecretsManagerOutageIsUnavailable(t *testing.T) {
 		})
 	}
 	_, srv := newFake(t)
-	client := secretsmanager.New(secretsmanager.Options{
-		Region:       "eu-west-1",
-		BaseEndpoint: aws.String(srv.URL),
-		Credentials:  credentials.NewStaticCredentialsProvider("AKIDTEST", "secret", ""),
-	})
+	client := newClient(srv)
 	_, err := New(client, "no/such/secret", 0).Value(context.Background())
 	if err == nil || errs.Is(err, errs.Unavailable) {
 		t.Fatalf("missing secret: err = %v, want a non-retryable error", err)
+	}
+}
+
+// A 5xx or a throttle is tried again, up to MaxAttempts, within one read.
+func TestSecretsManagerRetriesTransientErrors(t *testing.T) {
+	for name, fail := range map[string]func(w http.ResponseWriter){
+		"5xx": func(w http.ResponseWriter) {
+			w.WriteHeader(http.StatusInternalServerError)
+			io.WriteString(w, `{"__type":"InternalServiceError","message":"try again"}`)
+		},
+		"throttled": func(w http.ResponseWriter) {
+			w.Header().Set("X-Amzn-ErrorType", "ThrottlingException:http://internal.amazon.com/coral/com.amazon.coral.availability/")
+			w.WriteHeader(http.StatusBadRequest)
+			io.WriteString(w, `{"__type":"ThrottlingException","Message":"Rate exceeded"}`)
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var calls atomic.Int32
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "application/x-amz-json-1.1")
+				if calls.Add(1) < MaxAttempts {
+					fail(w)
+					return
+				}
+				io.WriteString(w, `{"Name":"p","SecretString":"third time lucky"}`)
+			}))
+			defer srv.Close()
+			v, err := New(newClient(srv), "p", 0).Value(context.Background())
+			if err != nil || string(v) != "third time lucky" || calls.Load() != MaxAttempts {
+				t.Fatalf("got %q, %v after %d calls", v, err, calls.Load())
+			}
+			// One more failure than attempts: Unavailable.
+			calls.Store(-1)
+			_, err = New(newClient(srv), "p", 0).Value(context.Background())
+			if !errs.Is(err, errs.Unavailable) || calls.Load() != MaxAttempts-1 {
+				t.Fatalf("err = %v after %d calls, want Unavailable after %d", err, calls.Load()+1, MaxAttempts)
+			}
+		})
+	}
+}
+
+// A session token (a Lambda role's credentials have one) is sent with
+// the signature.
+func TestSecretsManagerSendsSessionToken(t *testing.T) {
+	var token string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		token = r.Header.Get("X-Amz-Security-Token")
+		io.WriteString(w, `{"Name":"p","SecretString":"v"}`)
+	}))
+	defer srv.Close()
+	c := newClient(srv)
+	c.Credentials = credentials.NewStaticCredentialsProvider("ASIATEST", "secret", "the-session-token")
+	if _, err := New(c, "p", 0).Value(context.Background()); err != nil || token != "the-session-token" {
+		t.Fatalf("token %q, err %v", token, err)
 	}
 }
