@@ -48,6 +48,13 @@ func BenchmarkInit(b *testing.B) {
 		}
 		env := functionEnv(dir, "http://127.0.0.1:1", sm.URL, "policygen-bench", "INFO")
 		initOnce := func(b *testing.B, name, path string) time.Duration {
+			// Untimed: the binary's pages into the page cache, as Lambda
+			// has just unpacked it before exec. Without this the figures
+			// swung by up to a millisecond between runs here, presumably
+			// as the kernel reclaimed idle pages of the binaries.
+			if _, err := os.ReadFile(path); err != nil {
+				b.Fatal(err)
+			}
 			p := startFunction(b, name, path, env)
 			d := p.waitInit(b)
 			p.stop()
@@ -83,8 +90,13 @@ func BenchmarkInit(b *testing.B) {
 			if excess > target {
 				met = "NOT met"
 			}
-			b.Logf("%s: excess %.2f ms (target ≤ %.1f ms), size %.1f MB; %s (median init %.2f ms, baseline %.2f ms, %d pairs)",
-				id, ms(excess), ms(target), float64(fi.Size())/1e6, met, ms(median(fn)), ms(median(base)), len(fn))
+			// The fastest tenth of each series is the least disturbed by
+			// whatever else the machine runs: logged for context, not
+			// judged against the target.
+			quiet := quantile(fn, 0.1) - quantile(base, 0.1)
+			b.ReportMetric(ms(quiet), "p10-excess-ms")
+			b.Logf("%s: excess %.2f ms (target ≤ %.1f ms), size %.1f MB; %s (median init %.2f ms, baseline %.2f ms, %d pairs; fastest tenth %.2f ms over)",
+				id, ms(excess), ms(target), float64(fi.Size())/1e6, met, ms(median(fn)), ms(median(base)), len(fn), ms(quiet))
 		})
 	}
 }
@@ -117,6 +129,16 @@ func median(ds []time.Duration) time.Duration {
 		return s[n/2]
 	}
 	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// quantile is the q-quantile of ds (nearest rank).
+func quantile(ds []time.Duration, q float64) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	if len(s) == 0 {
+		return 0
+	}
+	return s[int(q*float64(len(s)-1)+0.5)]
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
