@@ -117,6 +117,11 @@ build-DashboardFunction:
 	$(LAMBDA_BUILD) ./functions/dashboard
 build-FallbackFunction:
 	$(LAMBDA_BUILD) ./functions/fallback
+# The cold-start baseline, not deployed (template.yaml has no such function):
+# a hello-world aws-lambda-go binary built like the functions, against which
+# BenchmarkInit (functions/) measures each function's init in the same run.
+build-HelloWorldBaseline:
+	$(LAMBDA_BUILD) ./functions/internal/helloworld
 
 dynamodb-local:
 	./scripts/dynamodb-local.sh install
@@ -125,9 +130,10 @@ dynamodb-local:
 chromium:
 	./scripts/chromium.sh
 
-# Regenerate pkg/client from openapi.yaml (oapi-codegen, a go.mod tool).
+# Regenerate pkg/client from openapi.yaml (oapi-codegen, a go.mod tool) and
+# pkg/policy/countries_gen.go from CLDR (golang.org/x/text).
 generate:
-	$(GO) generate ./pkg/client
+	$(GO) generate ./pkg/client ./pkg/policy
 
 # Prepare `sam local start-api --env-vars env.json` (docs/DEPLOY.md): DynamoDB
 # Local, the table, a demo Agency key, env.json.

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"os"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 
@@ -13,13 +14,22 @@ import (
 // The benchmarks run the host-arch build of each function as a process
 // against the in-test Runtime API, like TestFunctionsAnswerEventSamples, and
 // time the phases Lambda bills and reports. Each overrides ns/op with the
-// interval measured on the Runtime API side, so process teardown and the
-// test's own bookkeeping are left out.
+// interval measured on the Runtime API side (BenchmarkInit: the median), so
+// process teardown and the test's own bookkeeping are left out.
 
-// BenchmarkInit: exec until the first GET .../invocation/next, which is
-// what Lambda reports as Init Duration. One process per iteration; the
-// bootstrap's size is reported alongside, as it drives cold-start time on
-// Lambda (the package is downloaded before exec).
+// BenchmarkInit is issue 9's cold-start target: each function's exec to
+// first GET .../invocation/next (what Lambda reports as Init Duration),
+// compared with a hello-world aws-lambda-go binary's (build-HelloWorldBaseline)
+// in the same run. Each iteration starts the baseline and the function once
+// each, in alternating order, one process at a time, so drift on this noisy
+// machine touches both alike; the excess is the median of the per-pair
+// differences. Target: at most 1.5 ms over the baseline, 0.5 ms for the
+// fallback (which links no AWS SDK). Besides ns/op (the function's median
+// init) it reports the excess and the bootstrap's size, which drives
+// cold-start time on Lambda (the package is downloaded before exec), and
+// logs one line per function:
+//
+//	<function>: excess X ms (target ≤ 1.5 ms), size N MB
 func BenchmarkInit(b *testing.B) {
 	if runtime.GOOS != "linux" {
 		b.Skip("the Lambda binaries are linux executables")
@@ -28,6 +38,7 @@ func BenchmarkInit(b *testing.B) {
 	// authenticated request), so DynamoDB need not run: a refused port
 	// makes an unexpected call fail init loudly instead of being timed.
 	sm := newPepperServer(b)
+	baseline := makeBuild(b, baselineID, runtime.GOARCH)
 	for _, id := range logicalIDs() {
 		dir := wantFunctions[id]
 		bootstrap := makeBuild(b, id, runtime.GOARCH)
@@ -36,20 +47,101 @@ func BenchmarkInit(b *testing.B) {
 			b.Fatal(err)
 		}
 		env := functionEnv(dir, "http://127.0.0.1:1", sm.URL, "policygen-bench", "INFO")
-		b.Run(id, func(b *testing.B) {
-			var total time.Duration
-			for range b.N {
-				p := startFunction(b, "policygen-bench-"+dir, bootstrap, env)
-				total += p.waitInit(b)
-				b.StopTimer()
-				p.stop()
-				b.StartTimer()
+		initOnce := func(b *testing.B, name, path string) time.Duration {
+			// Untimed: the binary's pages into the page cache, as Lambda
+			// has just unpacked it before exec. Without this the figures
+			// swung by up to a millisecond between runs here, presumably
+			// as the kernel reclaimed idle pages of the binaries.
+			if _, err := os.ReadFile(path); err != nil {
+				b.Fatal(err)
 			}
-			b.ReportMetric(float64(total.Nanoseconds())/float64(b.N), "ns/op")
-			b.ReportMetric(float64(fi.Size()), "bytes")
+			p := startFunction(b, name, path, env)
+			d := p.waitInit(b)
+			p.stop()
+			return d
+		}
+		b.Run(id, func(b *testing.B) {
+			var fn, base, diff []time.Duration
+			pair := func() {
+				var f, h time.Duration
+				if len(fn)%2 == 0 {
+					h = initOnce(b, "policygen-bench-baseline", baseline)
+					f = initOnce(b, "policygen-bench-"+dir, bootstrap)
+				} else {
+					f = initOnce(b, "policygen-bench-"+dir, bootstrap)
+					h = initOnce(b, "policygen-bench-baseline", baseline)
+				}
+				fn, base, diff = append(fn, f), append(base, h), append(diff, f-h)
+			}
+			for b.Loop() {
+				pair()
+			}
+			// The benchtime may allow few pairs; a median needs more.
+			for len(fn) < minInitPairs {
+				pair()
+			}
+			excess := median(diff)
+			target := initTarget(id)
+			b.ReportMetric(float64(median(fn).Nanoseconds()), "ns/op")
+			b.ReportMetric(float64(median(base).Nanoseconds()), "baseline-ns")
+			b.ReportMetric(ms(excess), "excess-ms")
+			b.ReportMetric(float64(fi.Size())/1e6, "MB")
+			met := "met"
+			if excess > target {
+				met = "NOT met"
+			}
+			// The fastest tenth of each series is the least disturbed by
+			// whatever else the machine runs: logged for context, not
+			// judged against the target.
+			quiet := quantile(fn, 0.1) - quantile(base, 0.1)
+			b.ReportMetric(ms(quiet), "p10-excess-ms")
+			b.Logf("%s: excess %.2f ms (target ≤ %.1f ms), size %.1f MB; %s (median init %.2f ms, baseline %.2f ms, %d pairs; fastest tenth %.2f ms over)",
+				id, ms(excess), ms(target), float64(fi.Size())/1e6, met, ms(median(fn)), ms(median(base)), len(fn), ms(quiet))
 		})
 	}
 }
+
+// baselineID is the Makefile's build-<id> target of the hello-world
+// baseline (functions/internal/helloworld).
+const baselineID = "HelloWorldBaseline"
+
+// minInitPairs is the fewest baseline/function pairs BenchmarkInit takes
+// a median over.
+const minInitPairs = 31
+
+// initTarget is issue 9's bound on a function's init excess over the
+// baseline.
+func initTarget(id string) time.Duration {
+	if id == "FallbackFunction" {
+		return 500 * time.Microsecond
+	}
+	return 1500 * time.Microsecond
+}
+
+func median(ds []time.Duration) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	n := len(s)
+	if n == 0 {
+		return 0
+	}
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// quantile is the q-quantile of ds (nearest rank).
+func quantile(ds []time.Duration, q float64) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	if len(s) == 0 {
+		return 0
+	}
+	return s[int(q*float64(len(s)-1)+0.5)]
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
 // BenchmarkFirstInvoke: exec until the response to the first get-profile
 // request, i.e. init plus a cold invocation that fetches the pepper from

@@ -633,7 +633,7 @@ func (c *cli) tableCreate(ctx context.Context, args []string) error {
 	if !ok || table == "" {
 		return usagef("%s: needs --store dynamodb:TABLE (a bolt store needs no setup)", cmd)
 	}
-	client, err := dynamo.NewClient(ctx)
+	client, err := backend.DynamoClient(ctx)
 	if err != nil {
 		return err
 	}

@@ -301,7 +301,7 @@ func TestIssuedKeyAuthenticates(t *testing.T) {
 }
 
 // With --pepper-secret, policyctl reads the pepper from Secrets Manager
-// through the real SDK (here an in-test server speaking its protocol).
+// through pkg/secrets/awssecrets (here an in-test server speaking its protocol).
 func TestPepperFromSecretsManager(t *testing.T) {
 	const pepper = "pepper-from-secrets-manager-0123456789"
 	sm := secretstest.New(t, map[string]string{"policygen/dev/pepper": pepper})

@@ -1,8 +1,8 @@
 // Command bulk-generate-policies is the Lambda function for
-// POST /v1/policies/bulk. It is wiring only: pkg/lambdaenv builds the
+// POST /v1/policies/bulk. It is wiring only: pkg/lambdaenv/awsenv builds the
 // pkg/api handler for this one route from the environment and serves it.
 package main
 
-import "github.com/policygen/policygen/pkg/lambdaenv"
+import "github.com/policygen/policygen/pkg/lambdaenv/awsenv"
 
-func main() { lambdaenv.Serve("bulkGeneratePolicies") }
+func main() { awsenv.Serve("bulkGeneratePolicies") }

@@ -1,8 +1,8 @@
 // Command dashboard is the Lambda function of the web dashboard's pages
-// (pkg/web). It is wiring only: pkg/lambdaenv builds the handler from the
-// environment and serves it.
+// (pkg/web). It is wiring only: pkg/lambdaenv/dashboardenv builds the
+// handler from the environment and serves it.
 package main
 
-import "github.com/policygen/policygen/pkg/lambdaenv"
+import "github.com/policygen/policygen/pkg/lambdaenv/dashboardenv"
 
-func main() { lambdaenv.ServeDashboard() }
+func main() { dashboardenv.Serve() }

@@ -1,8 +1,8 @@
 // Command get-policy is the Lambda function for GET /v1/policies/{id}.
-// It is wiring only: pkg/lambdaenv builds the pkg/api handler for this one
-// route from the environment and serves it.
+// It is wiring only: pkg/lambdaenv/awsenv builds the pkg/api handler for
+// this one route from the environment and serves it.
 package main
 
-import "github.com/policygen/policygen/pkg/lambdaenv"
+import "github.com/policygen/policygen/pkg/lambdaenv/awsenv"
 
-func main() { lambdaenv.Serve("getPolicy") }
+func main() { awsenv.Serve("getPolicy") }

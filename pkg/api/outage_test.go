@@ -9,6 +9,7 @@ import (
 	"github.com/policygen/policygen/pkg/account"
 	"github.com/policygen/policygen/pkg/api"
 	"github.com/policygen/policygen/pkg/auth"
+	"github.com/policygen/policygen/pkg/backend"
 	"github.com/policygen/policygen/pkg/ids"
 	"github.com/policygen/policygen/pkg/store"
 	"github.com/policygen/policygen/pkg/store/dynamo"
@@ -73,7 +74,7 @@ func TestOutageIs503(t *testing.T) {
 func silentStore(t *testing.T, d time.Duration) store.Store {
 	t.Helper()
 	t.Setenv(dynamo.EndpointEnv, testenv.SilentEndpoint(t))
-	client, err := dynamo.NewClient(t.Context())
+	client, err := backend.DynamoClient(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}

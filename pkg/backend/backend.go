@@ -11,14 +11,19 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
+	"net/url"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/config"
-	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/policygen/policygen/pkg/secrets"
+	"github.com/policygen/policygen/pkg/secrets/awssecrets"
 	"github.com/policygen/policygen/pkg/store"
 	"github.com/policygen/policygen/pkg/store/bolt"
 	"github.com/policygen/policygen/pkg/store/dynamo"
@@ -49,7 +54,7 @@ func Open(ctx context.Context, spec string) (store.Store, error) {
 		if !tableName.MatchString(arg) {
 			return nil, fmt.Errorf("invalid store %q: %q is not a DynamoDB table name (3-255 of A-Z a-z 0-9 _ . -)", spec, arg)
 		}
-		client, err := dynamo.NewClient(ctx)
+		client, err := DynamoClient(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -88,9 +93,52 @@ func Pepper(ctx context.Context, spec, file, secretID string, getenv func(string
 		if err != nil {
 			return nil, fmt.Errorf("load AWS config: %w", err)
 		}
-		return secrets.NewSecretsManager(secretsmanager.NewFromConfig(cfg), secretID, 0), nil
+		// The endpoint from the process environment, like the rest of
+		// the default configuration.
+		return awssecrets.New(awssecrets.ClientFromConfig(cfg, os.Getenv), secretID, 0), nil
 	case isBolt:
 		return secrets.NewFile(filepath.Join(filepath.Dir(boltPath), "pepper")), nil
 	}
 	return nil, ErrNoPepper
+}
+
+// DynamoClient returns a DynamoDB client from the default AWS configuration
+// (environment, shared files, the Lambda role), honouring dynamo.EndpointEnv. It
+// does no network I/O: credentials are resolved on the first request. It
+// lives here, not in pkg/store/dynamo, because the default configuration
+// links the STS, SSO and sign-in clients an operator's profile may need and
+// a Lambda function never does (pkg/lambdaenv/awsenv builds its own).
+//
+// When dynamo.EndpointEnv names a loopback address (DynamoDB Local), fixed dummy
+// credentials and, if none is configured, region us-east-1 are used, so a
+// local run needs no AWS setup; real AWS is never on loopback.
+func DynamoClient(ctx context.Context) (*dynamodb.Client, error) {
+	var opts []func(*config.LoadOptions) error
+	if isLoopback(os.Getenv(dynamo.EndpointEnv)) {
+		opts = append(opts, config.WithCredentialsProvider(credentials.NewStaticCredentialsProvider("local", "local", "")))
+		if os.Getenv("AWS_REGION") == "" && os.Getenv("AWS_DEFAULT_REGION") == "" {
+			opts = append(opts, config.WithRegion("us-east-1"))
+		}
+	}
+	cfg, err := config.LoadDefaultConfig(ctx, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("load AWS config: %w", err)
+	}
+	return dynamodb.NewFromConfig(cfg, dynamo.Tune), nil
+}
+
+func isLoopback(endpoint string) bool {
+	if endpoint == "" {
+		return false
+	}
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		return false
+	}
+	host := u.Hostname()
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

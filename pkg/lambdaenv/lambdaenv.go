@@ -1,17 +1,14 @@
-// Package lambdaenv builds the dependencies of a Policygen Lambda function
-// from its environment: the DynamoDB store, the key authenticator with its
-// pepper in Secrets Manager, and a JSON logger. It is what functions/*/main.go
-// share: Serve and ServeFallback are each function's whole main.
+// Package lambdaenv is what every Policygen Lambda function shares: its
+// configuration read from the environment (Load), its JSON logger, serving an
+// http.Handler to the Lambda Runtime API (Start), init failures (Exit), and
+// the whole main of the fallback function (ServeFallback).
 //
-// Cold start: nothing here does network I/O. Loading the AWS configuration
-// reads environment variables and local files only, the SDK clients connect
-// on their first call, and the pepper is fetched by the first request that
-// needs to hash a key. A request that fails the key format check never
-// fetches it.
+// It links no AWS SDK, so neither does the fallback function: package inits
+// run at every cold start, before the first request. The functions that use
+// DynamoDB and Secrets Manager are wired by pkg/lambdaenv/awsenv.
 package lambdaenv
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -22,18 +19,10 @@ import (
 	"time"
 
 	"github.com/aws/aws-lambda-go/lambda"
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/config"
-	"github.com/aws/aws-sdk-go-v2/credentials"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
 	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
 
 	"github.com/policygen/policygen/pkg/api"
 	"github.com/policygen/policygen/pkg/auth"
-	"github.com/policygen/policygen/pkg/secrets"
-	"github.com/policygen/policygen/pkg/store"
-	"github.com/policygen/policygen/pkg/store/dynamo"
 )
 
 // Environment variables a function reads (set by template.yaml).
@@ -132,88 +121,35 @@ func Load(getenv func(string) string) (Config, error) {
 	return cfg, nil
 }
 
-// NewDeps builds the handler dependencies for cfg, logging JSON lines to
-// logOut. It does no network I/O.
-func NewDeps(ctx context.Context, cfg Config, logOut io.Writer) (api.Deps, error) {
-	// Region, credentials and endpoint overrides (AWS_ENDPOINT_URL_DYNAMODB,
-	// AWS_ENDPOINT_URL_SECRETS_MANAGER) come from the standard environment.
-	awsCfg, err := config.LoadDefaultConfig(ctx)
-	if err != nil {
-		return api.Deps{}, fmt.Errorf("lambdaenv: load AWS config: %w", err)
-	}
-	dynOpts := []func(*dynamodb.Options){dynamo.Tune}
-	if cfg.DynamoDBEndpoint != "" {
-		// DynamoDB Local under SAM local: any credentials will do.
-		dynOpts = append(dynOpts, func(o *dynamodb.Options) {
-			o.BaseEndpoint = aws.String(cfg.DynamoDBEndpoint)
-			o.Credentials = credentials.NewStaticCredentialsProvider("local", "local", "")
-		})
-	}
-	st := store.WithDeadline(dynamo.New(dynamodb.NewFromConfig(awsCfg, dynOpts...), cfg.TableName), store.CallTimeout)
-	var pepper secrets.Source
-	if cfg.Pepper != nil {
-		pepper = secrets.NewStatic(cfg.Pepper)
-	} else {
-		pepper = secrets.NewSecretsManager(secretsmanager.NewFromConfig(awsCfg), cfg.PepperSecretID, PepperCacheTTL)
-	}
-	return api.Deps{
-		Store: st,
-		Auth: &auth.Authenticator{
-			Store:    st,
-			Hasher:   &auth.Hasher{Pepper: pepper},
-			Now:      time.Now,
-			CacheTTL: cfg.KeyCacheTTL,
-		},
-		Now:    time.Now,
-		Logger: newLogger(logOut, cfg.LogLevel),
-	}, nil
-}
-
-func newLogger(w io.Writer, level slog.Level) *slog.Logger {
+// NewLogger is a function's logger: JSON lines on w (stdout in Lambda,
+// which collects them) at level and above.
+func NewLogger(w io.Writer, level slog.Level) *slog.Logger {
 	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: level}))
 }
 
-// Serve is the main of the Lambda function for the API route called
-// routeName (see api.Routes): it builds the route's handler from the
-// environment, exiting with status 1 when the configuration is incomplete,
-// and serves HTTP API (payload format 2.0) events until Lambda stops it.
-func Serve(routeName string) {
-	cfg, err := Load(os.Getenv)
-	if err != nil {
-		exit(err)
-	}
-	// Logs go to stdout, where Lambda collects them.
-	deps, err := NewDeps(context.Background(), cfg, os.Stdout)
-	if err != nil {
-		exit(err)
-	}
-	h, err := api.NewRouteHandler(routeName, deps)
-	if err != nil {
-		exit(err)
-	}
-	start(h)
-}
-
 // ServeFallback is the main of the function behind the HTTP API's $default
-// route (api.NewFallbackHandler). It checks the same configuration as Serve,
-// so a misconfigured stack fails every cold start alike, but builds no AWS
-// clients: the fallback answers without the store or the pepper.
+// route (api.NewFallbackHandler). It checks the same configuration as the
+// route functions (awsenv.Serve), so a misconfigured stack fails every cold
+// start alike, but builds no AWS clients and links no AWS SDK: the fallback
+// answers without the store or the pepper.
 func ServeFallback() {
 	cfg, err := Load(os.Getenv)
 	if err != nil {
-		exit(err)
+		Exit(err)
 	}
-	start(api.NewFallbackHandler(api.Deps{Now: time.Now, Logger: newLogger(os.Stdout, cfg.LogLevel)}))
+	Start(api.NewFallbackHandler(api.Deps{Now: time.Now, Logger: NewLogger(os.Stdout, cfg.LogLevel)}))
 }
 
-func start(h http.Handler) {
+// Start serves h to HTTP API (payload format 2.0) events until Lambda stops
+// the process.
+func Start(h http.Handler) {
 	lambda.Start(httpadapter.NewV2(h).ProxyWithContext)
 }
 
-// exit reports an init failure as one JSON log line on stderr and exits with
+// Exit reports an init failure as one JSON log line on stderr and exits with
 // status 1; Lambda records it as an init error and retries the cold start on
 // the next request.
-func exit(err error) {
+func Exit(err error) {
 	slog.New(slog.NewJSONHandler(os.Stderr, nil)).Error("init failed", "error", err.Error())
 	os.Exit(1)
 }

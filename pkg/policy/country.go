@@ -1,15 +1,24 @@
 package policy
 
 import (
+	"sort"
+	"strings"
 	"sync"
-
-	"golang.org/x/text/language"
-	"golang.org/x/text/language/display"
 )
+
+//go:generate go run ./internal/gencountries -o countries_gen.go
 
 // Countries are ISO 3166-1 alpha-2 codes. People type codes ("de", "GB",
 // "UK") or English names ("Germany", "United Kingdom"); both are accepted
-// when they name one country, and documents print the English name.
+// when they name one country, and documents print the English name. The
+// names are CLDR's, from countries_gen.go (generated from golang.org/x/text:
+// its display package would build all its tables at every cold start).
+
+// region is one entry of the generated table.
+type region struct {
+	code, name string
+	country    bool // an ISO 3166-1 country under its canonical code
+}
 
 var (
 	countriesOnce sync.Once
@@ -30,20 +39,13 @@ var countryAliases = map[string]string{
 
 func loadCountries() {
 	countryByName = map[string]string{}
-	names := display.English.Regions()
-	for a := 'A'; a <= 'Z'; a++ {
-		for b := 'A'; b <= 'Z'; b++ {
-			code := string([]rune{a, b})
-			r, err := language.ParseRegion(code)
-			// Deprecated codes (BU, CS, UK...) canonicalise to another
-			// code; withdrawn ones have no English name.
-			if err != nil || !r.IsCountry() || r.Canonicalize().String() != code || names.Name(r) == "" {
-				continue
-			}
-			countryCodes = append(countryCodes, code)
-			countryByName[fold(code)] = code
-			countryByName[fold(names.Name(r))] = code
+	for _, r := range regions {
+		if !r.country {
+			continue
 		}
+		countryCodes = append(countryCodes, r.code)
+		countryByName[fold(r.code)] = r.code
+		countryByName[fold(r.name)] = r.code
 	}
 	for n, code := range countryAliases {
 		countryByName[fold(n)] = code
@@ -63,15 +65,16 @@ func countryList() []string {
 	return countryCodes
 }
 
-// CountryName is the English short name of an ISO 3166-1 alpha-2 code
-// ("DE" -> "Germany"); the code itself if it is not a country.
+// CountryName is the English short name of a two-letter region code
+// ("DE" -> "Germany"); the code itself if CLDR has no name for it.
 func CountryName(code string) string {
-	r, err := language.ParseRegion(code)
-	if err != nil {
+	if len(code) != 2 {
 		return code
 	}
-	if n := display.English.Regions().Name(r); n != "" {
-		return n
+	up := strings.ToUpper(code)
+	i := sort.Search(len(regions), func(i int) bool { return regions[i].code >= up })
+	if i < len(regions) && regions[i].code == up {
+		return regions[i].name
 	}
 	return code
 }

@@ -1,23 +1,21 @@
 // Package secrets supplies secret bytes (the API key pepper) to the rest of
 // Policygen. In AWS the value lives in Secrets Manager and is fetched on first
-// use, then cached in process; on a laptop it lives in a local file that is
-// created on first use. Nothing here does I/O at construction, so a Lambda
-// function can build its Source at init without paying for a network call,
-// and a request that never needs the secret never fetches it.
+// use, then cached in process (pkg/secrets/awssecrets, on NewCached); on a
+// laptop it lives in a local file that is created on first use. Nothing here
+// does I/O at construction, so a Lambda function can build its Source at init
+// without paying for a network call, and a request that never needs the
+// secret never fetches it.
+//
+// This package links no AWS SDK: every function binary imports it (through
+// pkg/auth), the fallback function included, and package inits are
+// cold-start time.
 package secrets
 
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 	"time"
-
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
-
-	"github.com/policygen/policygen/pkg/awsfault"
-	"github.com/policygen/policygen/pkg/errs"
 )
 
 // Source yields a secret value. Implementations are safe for concurrent use.
@@ -33,45 +31,15 @@ type static []byte
 
 func (s static) Value(context.Context) ([]byte, error) { return s, nil }
 
-// NewSecretsManager returns a Source that reads secretID (a name or ARN) with
-// GetSecretValue on first use and keeps the value for ttl. A ttl <= 0 caches
-// for the life of the process. The client is only called from Value.
-func NewSecretsManager(client *secretsmanager.Client, secretID string, ttl time.Duration) Source {
-	return newSecretsManager(client, secretID, ttl, time.Now)
-}
-
-func newSecretsManager(client *secretsmanager.Client, secretID string, ttl time.Duration, now func() time.Time) *cached {
-	return &cached{
-		ttl: ttl,
-		now: now,
-		sem: make(chan struct{}, 1),
-		fetch: func(ctx context.Context) ([]byte, error) {
-			ctx, cancel := context.WithTimeout(ctx, FetchTimeout)
-			defer cancel()
-			out, err := client.GetSecretValue(ctx, &secretsmanager.GetSecretValueInput{SecretId: aws.String(secretID)})
-			if err != nil {
-				err = fmt.Errorf("secrets: get secret value %q: %w", secretID, err)
-				if awsfault.Transient(err) {
-					// Secrets Manager down or slow: the key may be fine,
-					// and the client may retry.
-					return nil, errs.Wrap(err, errs.Unavailable, "service_unavailable",
-						"the service cannot verify API keys right now; retry in a few seconds")
-				}
-				return nil, err
-			}
-			var v []byte
-			switch {
-			case out.SecretString != nil:
-				v = []byte(*out.SecretString)
-			default:
-				v = out.SecretBinary
-			}
-			if len(v) == 0 {
-				return nil, fmt.Errorf("secrets: secret %q is empty", secretID)
-			}
-			return v, nil
-		},
+// NewCached returns a Source that calls fetch on first use and keeps the
+// value for ttl; a ttl <= 0 keeps it for the life of the process. now is the
+// clock (nil for time.Now). fetch must bound its own time and must not
+// return an empty value without an error.
+func NewCached(fetch func(context.Context) ([]byte, error), ttl time.Duration, now func() time.Time) Source {
+	if now == nil {
+		now = time.Now
 	}
+	return &cached{ttl: ttl, now: now, fetch: fetch, sem: make(chan struct{}, 1)}
 }
 
 // cached wraps a fetch function with a TTL cache. At most one fetch runs at a
@@ -90,16 +58,13 @@ type cached struct {
 	fetchedAt time.Time
 	// retryAt, after a failed refresh, is when the stale value stops being
 	// served without trying again: during an outage only one request per
-	// retryDelay waits for a fetch.
+	// RetryDelay waits for a fetch.
 	retryAt time.Time
 }
 
-// retryDelay spaces out refresh attempts while a stale value is served.
-const retryDelay = 5 * time.Second
-
-// FetchTimeout bounds one read of the secret, retries included, so a silent
-// Secrets Manager costs a request at most this long (then 503).
-const FetchTimeout = 2 * time.Second
+// RetryDelay spaces out refresh attempts while a stale value is served after
+// a failed refresh.
+const RetryDelay = 5 * time.Second
 
 func (c *cached) fresh(now time.Time) ([]byte, bool) {
 	c.mu.RLock()
@@ -149,7 +114,7 @@ func (c *cached) Value(ctx context.Context) ([]byte, error) {
 		// deliberate (and key-invalidating) rotation.
 		if stale != nil && !errors.Is(err, context.Canceled) {
 			c.mu.Lock()
-			c.retryAt = c.now().Add(retryDelay)
+			c.retryAt = c.now().Add(RetryDelay)
 			c.mu.Unlock()
 			return stale, nil
 		}

@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/policygen/policygen/pkg/account"
@@ -57,16 +58,25 @@ func titleCase(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-func parsePages() (map[string]*template.Template, error) {
-	out := make(map[string]*template.Template, len(pageNames))
+// pageSet parses each page's templates on its first use: a cold start
+// (the dashboard's Lambda function) parses only the page it serves instead
+// of every page. TestPagesParse parses them all.
+type pageSet map[string]func() (*template.Template, error)
+
+func newPageSet() pageSet {
+	out := make(pageSet, len(pageNames))
 	for _, name := range pageNames {
-		t, err := template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/"+name)
-		if err != nil {
-			return nil, fmt.Errorf("web: template %s: %w", name, err)
-		}
-		out[name] = t
+		out[name] = sync.OnceValues(func() (*template.Template, error) { return parsePage(name) })
 	}
-	return out, nil
+	return out
+}
+
+func parsePage(name string) (*template.Template, error) {
+	t, err := template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/"+name)
+	if err != nil {
+		return nil, fmt.Errorf("web: template %s: %w", name, err)
+	}
+	return t, nil
 }
 
 // render writes a whole page. It renders into a buffer first, so a template
@@ -77,7 +87,11 @@ func (a *app) render(w http.ResponseWriter, r *http.Request, status int, name st
 	p.Session = v.session
 	p.Template = name
 	var buf bytes.Buffer
-	if err := a.pages[name].Execute(&buf, p); err != nil {
+	t, err := a.pages[name]()
+	if err == nil {
+		err = t.Execute(&buf, p)
+	}
+	if err != nil {
 		a.logger.Error("template", "page", name, "error", err.Error())
 		http.Error(w, "internal error", http.StatusInternalServerError)
 		return

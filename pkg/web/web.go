@@ -17,7 +17,6 @@ import (
 	"context"
 	"embed"
 	"fmt"
-	"html/template"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -70,7 +69,7 @@ type app struct {
 	logger     *slog.Logger
 	limits     func(account.Plan) account.Limits
 	sessionTTL time.Duration
-	pages      map[string]*template.Template
+	pages      pageSet
 }
 
 // New returns the dashboard's handler, to be mounted at "/" (the API keeps
@@ -89,11 +88,7 @@ func New(d Deps) (http.Handler, error) {
 	if a.sessionTTL <= 0 {
 		a.sessionTTL = DefaultSessionTTL
 	}
-	pages, err := parsePages()
-	if err != nil {
-		return nil, err
-	}
-	a.pages = pages
+	a.pages = newPageSet()
 
 	mux := http.NewServeMux()
 	for _, rt := range a.routes() {

@@ -1,5 +1,5 @@
 // Package secretstest serves the part of the Secrets Manager JSON 1.1
-// protocol the SDK uses for GetSecretValue, so a test runs the real client
+// protocol that GetSecretValue uses, so a test runs pkg/secrets/awssecrets
 // (pointed here with AWS_ENDPOINT_URL_SECRETS_MANAGER) against known secrets
 // and counts what it read. Only tests import it.
 package secretstest

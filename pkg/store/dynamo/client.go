@@ -35,7 +35,7 @@ const (
 )
 
 // Tune applies the retry and timeout settings; pass it to
-// dynamodb.NewFromConfig. NewClient and the Lambda wiring both use it.
+// dynamodb.NewFromConfig. backend.DynamoClient and the Lambda wiring both use it.
 func Tune(o *dynamodb.Options) {
 	o.Retryer = retry.NewStandard(func(so *retry.StandardOptions) {
 		so.MaxAttempts = MaxAttempts

@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/policygen/policygen/pkg/account"
+	"github.com/policygen/policygen/pkg/backend"
 	"github.com/policygen/policygen/pkg/errs"
 	"github.com/policygen/policygen/pkg/ids"
 	"github.com/policygen/policygen/pkg/policy"
@@ -176,7 +177,7 @@ func TestNewClientHonoursEndpointEnv(t *testing.T) {
 	t.Setenv("AWS_PROFILE", "")
 	t.Setenv("AWS_CONFIG_FILE", "/nonexistent")
 	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", "/nonexistent")
-	c, err := dynamo.NewClient(t.Context())
+	c, err := backend.DynamoClient(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}

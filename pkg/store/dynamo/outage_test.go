@@ -8,6 +8,7 @@ import (
 
 	"github.com/policygen/policygen/internal/testenv"
 	"github.com/policygen/policygen/pkg/account"
+	"github.com/policygen/policygen/pkg/backend"
 	"github.com/policygen/policygen/pkg/errs"
 	"github.com/policygen/policygen/pkg/store"
 	"github.com/policygen/policygen/pkg/store/dynamo"
@@ -62,7 +63,7 @@ func TestOutagesAreUnavailable(t *testing.T) {
 		t.Run(ep.name, func(t *testing.T) {
 			url, served := ep.url(t)
 			t.Setenv(dynamo.EndpointEnv, url)
-			client, err := dynamo.NewClient(t.Context())
+			client, err := backend.DynamoClient(t.Context())
 			if err != nil {
 				t.Fatal(err)
 			}

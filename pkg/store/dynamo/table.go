@@ -4,14 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
-	"net/url"
-	"os"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/config"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
@@ -19,44 +14,6 @@ import (
 // EndpointEnv is the standard variable that points the SDK's DynamoDB client
 // elsewhere, such as DynamoDB Local.
 const EndpointEnv = "AWS_ENDPOINT_URL_DYNAMODB"
-
-// NewClient returns a DynamoDB client from the default AWS configuration
-// (environment, shared files, the Lambda role), honouring EndpointEnv. It
-// does no network I/O: credentials are resolved on the first request.
-//
-// When EndpointEnv names a loopback address (DynamoDB Local), fixed dummy
-// credentials and, if none is configured, region us-east-1 are used, so a
-// local run needs no AWS setup; real AWS is never on loopback.
-func NewClient(ctx context.Context) (*dynamodb.Client, error) {
-	var opts []func(*config.LoadOptions) error
-	if isLoopback(os.Getenv(EndpointEnv)) {
-		opts = append(opts, config.WithCredentialsProvider(credentials.NewStaticCredentialsProvider("local", "local", "")))
-		if os.Getenv("AWS_REGION") == "" && os.Getenv("AWS_DEFAULT_REGION") == "" {
-			opts = append(opts, config.WithRegion("us-east-1"))
-		}
-	}
-	cfg, err := config.LoadDefaultConfig(ctx, opts...)
-	if err != nil {
-		return nil, fmt.Errorf("load AWS config: %w", err)
-	}
-	return dynamodb.NewFromConfig(cfg, Tune), nil
-}
-
-func isLoopback(endpoint string) bool {
-	if endpoint == "" {
-		return false
-	}
-	u, err := url.Parse(endpoint)
-	if err != nil {
-		return false
-	}
-	host := u.Hostname()
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
 
 // CreateTable creates table with the schema the Store needs (pk/sk strings,
 // on-demand billing), waits until it is active and turns on TTL on AttrTTL.
