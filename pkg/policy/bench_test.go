@@ -62,3 +62,30 @@ func BenchmarkGenerateLargest(b *testing.B) {
 		run("multi", multi[0])
 	}
 }
+
+// standardRequest is issue 9's standard document: the EU privacy policy of
+// an online shop with four services.
+const standardRequest = `{"type":"privacy","businessName":"Brightleaf Books","websiteUrl":"https://brightleaf.example","businessType":"ecommerce",
+"jurisdiction":"EU","collectsPayments":true,"collectsUserData":true,"usesAnalytics":true,
+"thirdPartyServices":["stripe","google-analytics","mailchimp","cloudflare"],
+"contactEmail":"privacy@brightleaf.example","hostingProvider":"aws","establishedIn":"DE","consentBanner":true}`
+
+// BenchmarkGenerateFormats generates the standard document in each output
+// format (issue 9, target 1: every format within 1.5 times the cheapest).
+func BenchmarkGenerateFormats(b *testing.B) {
+	for _, format := range Formats {
+		b.Run(format, func(b *testing.B) {
+			req, err := ParseRequest([]byte(standardRequest))
+			if err != nil {
+				b.Fatal(err)
+			}
+			req.Format = format
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Generate(req); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,229 @@
+// Command benchtargets runs the measurements behind the performance
+// targets of issue 9 (and the generation bounds of issue 8) and prints each
+// target beside the figure measured in the same run, as a Markdown table
+// for docs/BENCHMARKS.md. `make bench` runs it after the benchmarks.
+//
+// It shells out to `go test` (benchmarks and TestGenerateWriteUnits, which
+// needs DynamoDB Local: `make dynamodb-local`) and to cmd/loadrun, and
+// parses their standard output; a figure it cannot find is reported as
+// missing, never guessed.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+func main() {
+	if err := run(os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "benchtargets:", err)
+		os.Exit(1)
+	}
+}
+
+// row is one line of the table.
+type row struct{ target, limit, measured, verdict string }
+
+func verdict(ok bool) string {
+	if ok {
+		return "met"
+	}
+	return "NOT met"
+}
+
+func run(stdout, stderr io.Writer) error {
+	var rows []row
+	gen, err := command(stderr, "go", "test", "-run", "^$", "-bench", "BenchmarkGenerateFormats|BenchmarkGenerateLargest", "-benchmem", "./pkg/policy")
+	if err != nil {
+		return err
+	}
+	rows = append(rows, generationRows(parseBench(gen))...)
+	initOut, err := command(stderr, "go", "test", "-run", "^$", "-bench", "BenchmarkInit", "./functions")
+	if err != nil {
+		return err
+	}
+	rows = append(rows, coldStartRows(parseBench(initOut))...)
+	units, err := command(stderr, "go", "test", "-count=1", "-run", "TestGenerateWriteUnits", "-v", "./pkg/store/dynamo")
+	if err != nil {
+		return err
+	}
+	rows = append(rows, unitRows(units)...)
+	load, err := command(stderr, "go", "run", "./cmd/loadrun", "--compare", "--workers", "32", "--duration", "10s", "--requests", "100000")
+	if err != nil {
+		return err
+	}
+	rows = append(rows, throughputRow(load))
+
+	fmt.Fprintln(stdout, "| target | limit | measured | verdict |")
+	fmt.Fprintln(stdout, "| --- | --- | --- | --- |")
+	for _, r := range rows {
+		fmt.Fprintf(stdout, "| %s | %s | %s | %s |\n", r.target, r.limit, r.measured, r.verdict)
+	}
+	return nil
+}
+
+// command runs a command, echoing its output to stderr, and returns it.
+func command(stderr io.Writer, name string, args ...string) (string, error) {
+	fmt.Fprintf(stderr, "$ %s %s\n", name, strings.Join(args, " "))
+	var out bytes.Buffer
+	cmd := exec.Command(name, args...)
+	cmd.Stdout = io.MultiWriter(&out, stderr)
+	cmd.Stderr = stderr
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("%s %s: %w", name, strings.Join(args, " "), err)
+	}
+	return out.String(), nil
+}
+
+// benchLine matches a Go benchmark result line.
+var benchLine = regexp.MustCompile(`^(Benchmark\S+?)(?:-\d+)?\s+\d+\s+(.*)$`)
+
+// parseBench maps each benchmark (without the -GOMAXPROCS suffix) to its
+// metrics by unit ("ns/op", "B/op", "excess-ms", ...).
+func parseBench(out string) map[string]map[string]float64 {
+	res := map[string]map[string]float64{}
+	sc := bufio.NewScanner(strings.NewReader(out))
+	for sc.Scan() {
+		m := benchLine.FindStringSubmatch(strings.TrimSpace(sc.Text()))
+		if m == nil {
+			continue
+		}
+		f := strings.Fields(m[2])
+		metrics := map[string]float64{}
+		for i := 0; i+1 < len(f); i += 2 {
+			if v, err := strconv.ParseFloat(f[i], 64); err == nil {
+				metrics[f[i+1]] = v
+			}
+		}
+		res[m[1]] = metrics
+	}
+	return res
+}
+
+func us(ns float64) string { return fmt.Sprintf("%.0f µs", ns/1e3) }
+func kb(b float64) string  { return fmt.Sprintf("%.0f KB", b/1e3) }
+
+// generationRows: issue 9 target 1 (the standard document at most 100 µs
+// and 32 KB in every format, no format over 1.5 times the cheapest, every
+// document under 3 times 100 µs) and issue 8's bounds (any document under
+// 1 ms and 300 KB, a multi-jurisdiction one under 2 ms).
+func generationRows(b map[string]map[string]float64) []row {
+	var rows []row
+	var times []float64
+	for _, f := range []string{"markdown", "html", "text"} {
+		m, ok := b["BenchmarkGenerateFormats/"+f]
+		if !ok {
+			rows = append(rows, row{"generate the standard EU policy, " + f, "100 µs, 32 KB", "missing", "NOT met"})
+			continue
+		}
+		times = append(times, m["ns/op"])
+		rows = append(rows, row{"generate the standard EU policy, " + f, "100 µs, 32 KB",
+			us(m["ns/op"]) + ", " + kb(m["B/op"]), verdict(m["ns/op"] <= 100e3 && m["B/op"] <= 32e3)})
+	}
+	if len(times) == 3 {
+		ratio := slices.Max(times) / slices.Min(times)
+		rows = append(rows, row{"slowest format / fastest", "1.5", fmt.Sprintf("%.2f", ratio), verdict(ratio <= 1.5)})
+	}
+	var names []string
+	for name := range b {
+		if strings.HasPrefix(name, "BenchmarkGenerateLargest/") {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		m := b[name]
+		doc := strings.TrimPrefix(name, "BenchmarkGenerateLargest/")
+		limitNS, limit := 1e6, "1 ms, 300 KB (issue 8); 300 µs (issue 9)"
+		if strings.HasPrefix(doc, "multi/") {
+			limitNS, limit = 2e6, "2 ms (issue 8); 300 µs (issue 9)"
+		}
+		ok8 := m["ns/op"] <= limitNS && (strings.HasPrefix(doc, "multi/") || m["B/op"] <= 300e3)
+		ok9 := m["ns/op"] <= 300e3
+		v := "issue 8 " + verdict(ok8) + "; issue 9 " + verdict(ok9)
+		rows = append(rows, row{"largest document " + doc + fmt.Sprintf(" (%.0f bytes)", m["doc-bytes"]), limit, us(m["ns/op"]) + ", " + kb(m["B/op"]), v})
+	}
+	return rows
+}
+
+// coldStartRows: issue 9 target 2, each function's exec-to-first-/next at
+// most 1.5 ms over the hello-world binary's (the fallback 0.5 ms).
+func coldStartRows(b map[string]map[string]float64) []row {
+	var names []string
+	for name := range b {
+		if strings.HasPrefix(name, "BenchmarkInit/") {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	var rows []row
+	for _, name := range names {
+		fn := strings.TrimPrefix(name, "BenchmarkInit/")
+		limit := 1.5
+		if strings.Contains(fn, "Fallback") {
+			limit = 0.5
+		}
+		m := b[name]
+		rows = append(rows, row{"cold start " + fn + fmt.Sprintf(" (%.1f MB)", m["MB"]), fmt.Sprintf("%.1f ms over hello-world", limit),
+			fmt.Sprintf("%.2f ms", m["excess-ms"]), verdict(m["excess-ms"] <= limit)})
+	}
+	if len(rows) == 0 {
+		rows = append(rows, row{"cold start", "1.5 ms over hello-world", "missing", "NOT met"})
+	}
+	return rows
+}
+
+// unitLine matches TestGenerateWriteUnits's per-operation log lines.
+var unitLine = regexp.MustCompile(`units_test\.go:\d+: (.+?): (\d+) RCU, (\d+) WCU`)
+
+// unitRows: issue 9 target 3, a generate at most 12 write units (the
+// largest figure the test logged), with the other operations reported.
+func unitRows(out string) []row {
+	worst := map[string][2]int{}
+	for _, m := range unitLine.FindAllStringSubmatch(out, -1) {
+		r, _ := strconv.Atoi(m[2])
+		w, _ := strconv.Atoi(m[3])
+		cur := worst[m[1]]
+		worst[m[1]] = [2]int{max(cur[0], r), max(cur[1], w)}
+	}
+	if _, ok := worst["generate"]; !ok {
+		return []row{{"DynamoDB write units a generate", "12 WCU", "missing", "NOT met"}}
+	}
+	var ops []string
+	for op := range worst {
+		ops = append(ops, op)
+	}
+	slices.Sort(ops)
+	var rows []row
+	for _, op := range ops {
+		w := worst[op]
+		if strings.HasPrefix(op, "generate") {
+			rows = append(rows, row{"DynamoDB " + op + " (largest case)", "12 WCU", fmt.Sprintf("%d WCU", w[1]), verdict(w[1] <= 12)})
+			continue
+		}
+		rows = append(rows, row{"DynamoDB " + op + " (largest case)", "reported", fmt.Sprintf("%d RCU, %d WCU", w[0], w[1]), "-"})
+	}
+	return rows
+}
+
+// ratioLine is loadrun --compare's verdict line.
+var ratioLine = regexp.MustCompile(`generate/trivial throughput: 1/([0-9.]+)`)
+
+// throughputRow: issue 9 target 4, generate on policyd with bbolt at least
+// a tenth of a trivial handler's throughput on the same server.
+func throughputRow(out string) row {
+	m := ratioLine.FindStringSubmatch(out)
+	if m == nil {
+		return row{"policyd generate / trivial handler throughput", "1/10", "missing", "NOT met"}
+	}
+	v, _ := strconv.ParseFloat(m[1], 64)
+	return row{"policyd generate / trivial handler throughput", "1/10", "1/" + m[1], verdict(v <= 10)}
+}

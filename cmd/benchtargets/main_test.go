@@ -1,0 +1,44 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParsers(t *testing.T) {
+	bench := parseBench(`goos: linux
+BenchmarkGenerateFormats/markdown-2   	    1512	    90000 ns/op	  30000 B/op	    1392 allocs/op
+BenchmarkGenerateFormats/html-2       	    1843	   120000 ns/op	  31000 B/op	    1384 allocs/op
+BenchmarkGenerateFormats/text-2       	    1512	    95000 ns/op	  29000 B/op	    1348 allocs/op
+BenchmarkGenerateLargest/single/privacy/US-CA-2 	 819	 1572392 ns/op	 40552 doc-bytes	 715851 B/op	 5016 allocs/op
+BenchmarkInit/FallbackFunction-2 	 20	 5000000 ns/op	 4700000 baseline-ns	 0.30 excess-ms	 8.5 MB
+BenchmarkInit/GetPolicyFunction-2 	 20	 5000000 ns/op	 4700000 baseline-ns	 1.60 excess-ms	 10.1 MB
+`)
+	gen := generationRows(bench)
+	if len(gen) != 5 {
+		t.Fatalf("generation rows = %+v", gen)
+	}
+	if gen[0].verdict != "met" || gen[1].verdict != "NOT met" || gen[3].measured != "1.33" || gen[3].verdict != "met" {
+		t.Errorf("generation rows = %+v", gen)
+	}
+	if !strings.Contains(gen[4].verdict, "issue 8 NOT met") || gen[4].measured != "1572 µs, 716 KB" {
+		t.Errorf("largest row = %+v", gen[4])
+	}
+	cold := coldStartRows(bench)
+	if len(cold) != 2 || cold[0].verdict != "met" || cold[1].verdict != "NOT met" || !strings.Contains(cold[0].limit, "0.5") {
+		t.Errorf("cold start rows = %+v", cold)
+	}
+	units := unitRows(`    units_test.go:198: generate: 0 RCU, 8 WCU
+    units_test.go:198: generate with Idempotency-Key: 0 RCU, 13 WCU
+    units_test.go:198: get: 1 RCU, 0 WCU
+    units_test.go:198: generate: 0 RCU, 10 WCU`)
+	if len(units) != 3 || units[0].measured != "10 WCU" || units[0].verdict != "met" || units[1].verdict != "NOT met" || units[2].measured != "1 RCU, 0 WCU" {
+		t.Errorf("unit rows = %+v", units)
+	}
+	if r := throughputRow("generate/trivial throughput: 1/25.4 (issue 9 target: at least 1/10: NOT met)"); r.measured != "1/25.4" || r.verdict != "NOT met" {
+		t.Errorf("throughput row = %+v", r)
+	}
+	if r := throughputRow("nothing"); r.measured != "missing" {
+		t.Errorf("missing throughput row = %+v", r)
+	}
+}
