@@ -487,12 +487,10 @@ func genCookies(b *builder) []Block {
 	return []Block{t}
 }
 
-// genCookiesUnknown names the services whose use of cookies no source
-// confirmed, without saying either that they set cookies or that they
-// do not.
-func genCookiesUnknown(b *builder) []Block {
-	var essential, other []string
-	for _, s := range b.f.Services {
+// cookiesUnconfirmed names the services whose use of cookies no source
+// confirmed, strictly necessary ones apart from the others.
+func (f *Facts) cookiesUnconfirmed() (essential, other []string) {
+	for _, s := range f.Services {
 		if !s.CookiesUnknown() {
 			continue
 		}
@@ -502,6 +500,14 @@ func genCookiesUnknown(b *builder) []Block {
 			other = append(other, s.Name)
 		}
 	}
+	return essential, other
+}
+
+// genCookiesUnknown names the services whose use of cookies no source
+// confirmed, without saying either that they set cookies or that they
+// do not.
+func genCookiesUnknown(b *builder) []Block {
+	essential, other := b.f.cookiesUnconfirmed()
 	var out []Block
 	if len(essential) > 0 {
 		out = append(out, Block{Kind: Paragraph, Inlines: b.expand(b.jlabel("cookie.unknown.essential"), map[string][]Inline{"services": text(b.join(essential))})})

@@ -93,14 +93,7 @@ func TestContractMatrix(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		placeholders := 0
-		for _, b := range doc.Blocks {
-			for _, in := range allInlines(b) {
-				if in.Kind == Missing {
-					placeholders++
-				}
-			}
-		}
+		placeholders := countPlaceholders(doc)
 		status := Status(facts.Todos)
 		subsComplete := !req.CollectsPayments || req.Subscriptions.Complete()
 		switch {

@@ -38,17 +38,7 @@ func insertCell(row [][]Inline, at int, cell []Inline) [][]Inline {
 // says they wait for consent only where the GDPR family applies and the
 // website asks for consent (consentBanner true).
 func genCookiePolicyUnknown(b *builder) []Block {
-	var essential, other []string
-	for _, s := range b.f.Services {
-		if !s.CookiesUnknown() {
-			continue
-		}
-		if s.Essential {
-			essential = append(essential, s.Name)
-		} else {
-			other = append(other, s.Name)
-		}
-	}
+	essential, other := b.f.cookiesUnconfirmed()
 	var out []Block
 	para := func(key string, names []string) {
 		out = append(out, Block{Kind: Paragraph, Inlines: b.expand(b.label(key), map[string][]Inline{"services": text(b.join(names))})})

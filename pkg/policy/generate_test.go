@@ -363,6 +363,19 @@ func serviceMix(c *catalog.Catalog) []string {
 	return mix
 }
 
+// countPlaceholders counts the placeholders (missing inputs) in doc.
+func countPlaceholders(doc *Document) int {
+	n := 0
+	for _, b := range doc.Blocks {
+		for _, in := range allInlines(b) {
+			if in.Kind == Missing {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 // TestCompleteInputIsReady: a complete request yields status ready and a
 // document with no placeholder, for every jurisdiction and business type
 // (and every service); an incomplete one with a placeholder is never ready.
@@ -377,14 +390,7 @@ func TestCompleteInputIsReady(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		placeholders := 0
-		for _, b := range doc.Blocks {
-			for _, in := range allInlines(b) {
-				if in.Kind == Missing {
-					placeholders++
-				}
-			}
-		}
+		placeholders := countPlaceholders(doc)
 		status := Status(facts.Todos)
 		complete := strings.HasSuffix(name, "complete=true")
 		switch {
