@@ -23,8 +23,8 @@ import (
 
 // Bulk CSV columns (docs/CLI.md): "reference" and the generation request's
 // fields by their JSON names. Booleans read true/false/yes/no/1/0;
-// thirdPartyServices is a ";"-separated list; retention and
-// transferSafeguards hold JSON objects, minimumAge a number and
+// thirdPartyServices and shippingRegions are ";"-separated lists; retention and
+// transferSafeguards hold JSON objects, minimumAge and dispatchDays numbers and
 // subscriptions false or an object. Empty cells are left out.
 var (
 	boolColumns = map[string]bool{"collectsPayments": true, "collectsUserData": true, "usesAnalytics": true,
@@ -33,7 +33,10 @@ var (
 		"sellsSensitiveData": true, "sellsBiometricData": true}
 	// JSON cells: objects, and the numbers and true/false/objects of
 	// minimumAge and subscriptions.
-	jsonColumns   = map[string]bool{"retention": true, "transferSafeguards": true, "minimumAge": true, "subscriptions": true}
+	jsonColumns = map[string]bool{"retention": true, "transferSafeguards": true, "minimumAge": true, "subscriptions": true,
+		"dispatchDays": true} // shipping policy (issue 8, t4)
+	// ";"-separated lists.
+	listColumns   = map[string]bool{"thirdPartyServices": true, "shippingRegions": true}
 	stringColumns = map[string]bool{"type": true, "businessName": true, "websiteUrl": true, "businessType": true,
 		"language": true, "jurisdiction": true, "memberState": true, "contactEmail": true, "postalAddress": true,
 		"phone": true, "tollFreeNumber": true, "establishedIn": true, "dpoContact": true, "euRepresentative": true,
@@ -239,7 +242,7 @@ func readRows(r io.Reader) ([]bulkRow, error) {
 	for i, h := range header {
 		h = strings.TrimSpace(strings.TrimPrefix(h, "\ufeff"))
 		header[i] = h
-		if h != "reference" && !boolColumns[h] && !jsonColumns[h] && !stringColumns[h] && h != "thirdPartyServices" {
+		if h != "reference" && !boolColumns[h] && !jsonColumns[h] && !stringColumns[h] && !listColumns[h] {
 			return nil, fmt.Errorf("%w: unknown CSV column %q (docs/CLI.md lists the columns)", errUsage, h)
 		}
 	}
@@ -279,7 +282,7 @@ func readRows(r io.Reader) ([]bulkRow, error) {
 				if !json.Valid([]byte(cell)) {
 					row.err = fmt.Errorf("%s: not a JSON object", col)
 				}
-			case col == "thirdPartyServices":
+			case listColumns[col]:
 				var list []string
 				for _, s := range strings.Split(cell, ";") {
 					if s = strings.TrimSpace(s); s != "" {

@@ -163,6 +163,7 @@ const (
 	Disclaimer    GenerateRequestType = "disclaimer"
 	Eula          GenerateRequestType = "eula"
 	Privacy       GenerateRequestType = "privacy"
+	Shipping      GenerateRequestType = "shipping"
 	Terms         GenerateRequestType = "terms"
 )
 
@@ -178,6 +179,8 @@ func (e GenerateRequestType) Valid() bool {
 	case Eula:
 		return true
 	case Privacy:
+		return true
+	case Shipping:
 		return true
 	case Terms:
 		return true
@@ -559,6 +562,9 @@ type GenerateRequest struct {
 	// ContactEmail Privacy contact; without it the document shows placeholders and todos name it.
 	ContactEmail *openapi_types.Email `json:"contactEmail,omitempty"`
 
+	// DispatchDays Shipping policy: business days from order to dispatch (0 = the same business day). Without it a shipping policy shows a placeholder and a todo; other document types ignore it.
+	DispatchDays *int `json:"dispatchDays,omitempty"`
+
 	// DpoContact Name and contact details of the data protection officer, if one is designated. For BR, the encarregado (LGPD Art. 41), whose identity and contact must be published; absent is a todo for BR.
 	DpoContact *string `json:"dpoContact,omitempty"`
 
@@ -620,6 +626,9 @@ type GenerateRequest struct {
 	// ServesQuebec Only with jurisdiction CA. The business collects personal information in Québec, so Quebec's Act respecting the protection of personal information in the private sector (as amended by Law 25) applies besides PIPEDA. false or absent covers PIPEDA only; absent is a todo.
 	ServesQuebec *bool `json:"servesQuebec,omitempty"`
 
+	// ShippingRegions Shipping policy: where the business delivers. Each item is a country (ISO 3166-1 alpha-2 code or English name), EU (the member states of the European Union) or worldwide (alone). Stored as codes (DE, EU, worldwide) in the order given, without repeats. Without it a shipping policy shows a placeholder and a todo; other document types ignore it.
+	ShippingRegions *[]string `json:"shippingRegions,omitempty"`
+
 	// SmallProcessingAgent Only with jurisdiction BR. The business is a small-scale processing agent under Resolução CD/ANPD nº 2/2022 (Arts. 2-3) and has not appointed an encarregado, as its Art. 11 allows; the policy then names contactEmail as its channel for data subjects. Without it or dpoContact, BR documents get a todo.
 	SmallProcessingAgent *bool `json:"smallProcessingAgent,omitempty"`
 
@@ -635,7 +644,7 @@ type GenerateRequest struct {
 	// TransferSafeguards Transfer mechanisms the business's contract with a provider relies on, by service (id, name or alias of a catalog service), for the document's jurisdiction: EU eu_us_dpf, eu_sccs, bcr; UK uk_extension, uk_idta, uk_addendum, bcr; CH ch_dpf (Swiss-U.S. Data Privacy Framework), ch_sccs (clauses approved, issued or recognised by the FDPIC), ch_bcr. Needed (a todo) for every transfer out of the EEA, the UK or Switzerland whose safeguard the catalog does not record.
 	TransferSafeguards *map[string][]GenerateRequestTransferSafeguards `json:"transferSafeguards,omitempty"`
 
-	// Type Document type: privacy (privacy policy), cookie (cookie policy), disclaimer (website disclaimer), terms (terms of service), eula (end-user licence agreement for software or apps), acceptable-use (acceptable use policy).
+	// Type Document type: privacy (privacy policy), cookie (cookie policy), disclaimer (website disclaimer), terms (terms of service), eula (end-user licence agreement for software or apps), acceptable-use (acceptable use policy), shipping (shipping and delivery policy).
 	Type GenerateRequestType `json:"type"`
 
 	// UkRepresentative Art. 27 UK GDPR representative in the UK; needed when establishedIn is outside the UK.
@@ -681,7 +690,7 @@ type GenerateRequest_Subscriptions struct {
 // GenerateRequestTransferSafeguards defines model for GenerateRequest.TransferSafeguards.
 type GenerateRequestTransferSafeguards string
 
-// GenerateRequestType Document type: privacy (privacy policy), cookie (cookie policy), disclaimer (website disclaimer), terms (terms of service), eula (end-user licence agreement for software or apps), acceptable-use (acceptable use policy).
+// GenerateRequestType Document type: privacy (privacy policy), cookie (cookie policy), disclaimer (website disclaimer), terms (terms of service), eula (end-user licence agreement for software or apps), acceptable-use (acceptable use policy), shipping (shipping and delivery policy).
 type GenerateRequestType string
 
 // Policy defines model for Policy.
@@ -701,6 +710,7 @@ type Policy struct {
 
 	// CreatedAt RFC 3339, UTC, whole seconds.
 	CreatedAt        time.Time          `json:"createdAt"`
+	DispatchDays     *int               `json:"dispatchDays,omitempty"`
 	DpoContact       *string            `json:"dpoContact,omitempty"`
 	EffectiveDate    openapi_types.Date `json:"effectiveDate"`
 	EstablishedIn    *string            `json:"establishedIn,omitempty"`
@@ -728,12 +738,13 @@ type Policy struct {
 	RiskLevel PolicyRiskLevel `json:"riskLevel"`
 
 	// RiskScore Privacy risk of the business's data practices (not of gaps in the request), the sum of riskFactors capped at 100 (docs/SCORING.md). Higher is riskier.
-	RiskScore            int   `json:"riskScore"`
-	SellsBiometricData   *bool `json:"sellsBiometricData,omitempty"`
-	SellsMinorsData      *bool `json:"sellsMinorsData,omitempty"`
-	SellsSensitiveData   *bool `json:"sellsSensitiveData,omitempty"`
-	ServesQuebec         *bool `json:"servesQuebec,omitempty"`
-	SmallProcessingAgent *bool `json:"smallProcessingAgent,omitempty"`
+	RiskScore            int       `json:"riskScore"`
+	SellsBiometricData   *bool     `json:"sellsBiometricData,omitempty"`
+	SellsMinorsData      *bool     `json:"sellsMinorsData,omitempty"`
+	SellsSensitiveData   *bool     `json:"sellsSensitiveData,omitempty"`
+	ServesQuebec         *bool     `json:"servesQuebec,omitempty"`
+	ShippingRegions      *[]string `json:"shippingRegions,omitempty"`
+	SmallProcessingAgent *bool     `json:"smallProcessingAgent,omitempty"`
 
 	// Status ready when the document can be published as it stands; needs_input when todos lists inputs it still needs (any placeholder means needs_input).
 	Status        PolicyStatus `json:"status"`
@@ -783,6 +794,7 @@ type PolicyFields struct {
 
 	// CreatedAt RFC 3339, UTC, whole seconds.
 	CreatedAt        time.Time          `json:"createdAt"`
+	DispatchDays     *int               `json:"dispatchDays,omitempty"`
 	DpoContact       *string            `json:"dpoContact,omitempty"`
 	EffectiveDate    openapi_types.Date `json:"effectiveDate"`
 	EstablishedIn    *string            `json:"establishedIn,omitempty"`
@@ -807,12 +819,13 @@ type PolicyFields struct {
 	RiskLevel PolicyFieldsRiskLevel `json:"riskLevel"`
 
 	// RiskScore Privacy risk of the business's data practices (not of gaps in the request), the sum of riskFactors capped at 100 (docs/SCORING.md). Higher is riskier.
-	RiskScore            int   `json:"riskScore"`
-	SellsBiometricData   *bool `json:"sellsBiometricData,omitempty"`
-	SellsMinorsData      *bool `json:"sellsMinorsData,omitempty"`
-	SellsSensitiveData   *bool `json:"sellsSensitiveData,omitempty"`
-	ServesQuebec         *bool `json:"servesQuebec,omitempty"`
-	SmallProcessingAgent *bool `json:"smallProcessingAgent,omitempty"`
+	RiskScore            int       `json:"riskScore"`
+	SellsBiometricData   *bool     `json:"sellsBiometricData,omitempty"`
+	SellsMinorsData      *bool     `json:"sellsMinorsData,omitempty"`
+	SellsSensitiveData   *bool     `json:"sellsSensitiveData,omitempty"`
+	ServesQuebec         *bool     `json:"servesQuebec,omitempty"`
+	ShippingRegions      *[]string `json:"shippingRegions,omitempty"`
+	SmallProcessingAgent *bool     `json:"smallProcessingAgent,omitempty"`
 
 	// Status ready when the document can be published as it stands; needs_input when todos lists inputs it still needs (any placeholder means needs_input).
 	Status        PolicyFieldsStatus `json:"status"`

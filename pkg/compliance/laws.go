@@ -121,6 +121,9 @@ var NeedFields = []string{"contactEmail", "postalAddress",
 	// (LGPD Art. 41, § 1), which the policy must name; also Singapore's
 	// data protection officer (PDPA s 11(5), issue 8, part j2).
 	"privacyOfficer", "dpoContact",
+	// Shipping policy (issue 8, t4): where the business ships and how many
+	// business days pass from order to dispatch.
+	"shippingRegions", "dispatchDays",
 }
 
 // FactSet is the set of facts that hold.

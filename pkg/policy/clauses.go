@@ -246,6 +246,9 @@ var placeholders = []string{
 	// Issue 8, part j2: the address New Zealand and South Africa require
 	// and Singapore's data protection officer (j2.go).
 	"requiredAddress", "dataProtectionOfficer",
+	// Shipping policy (issue 8, t4): where the business ships and when it
+	// dispatches (shippingVars).
+	"shippingRegions", "dispatchTime",
 }
 
 // labelPlaceholders are filled in by the generator that uses the label.

@@ -302,7 +302,8 @@ func (b *builder) setVars() {
 		v["encarregado"] = text(userText(req.DPOContact))
 	}
 	b.contractVars(v, missing)
-	b.varsJ2(v) // issue 8, part j2 (j2.go)
+	b.shippingVars(v, missing) // shipping policy (issue 8, t4)
+	b.varsJ2(v)                // issue 8, part j2 (j2.go)
 	b.regime = f.Jurisdiction
 	if len(f.Jurisdictions) > 1 {
 		// Each listed jurisdiction's words: its region, its law (as in a
@@ -366,6 +367,36 @@ func (b *builder) contractVars(v map[string][]Inline, missing func(string) []Inl
 	}
 	if s := req.Subscriptions; s != nil && s.Cancellation != "" {
 		v["cancellationMethod"] = b.labelInlines("cancellation."+s.Cancellation, map[string][]Inline{"websiteUrl": v["websiteUrl"], "contactEmail": v["contactEmail"]})
+	}
+}
+
+// shippingVars fills the shipping policy's placeholders (issue 8, t4):
+// where the business ships ("shippingRegions") and when it dispatches
+// ("dispatchTime"), each a placeholder (and a todo) when not given.
+func (b *builder) shippingVars(v map[string][]Inline, missing func(string) []Inline) {
+	req := b.f.Request
+	v["shippingRegions"], v["dispatchTime"] = missing("shippingRegions"), missing("dispatchDays")
+	if len(req.ShippingRegions) > 0 {
+		names := make([]string, len(req.ShippingRegions))
+		for i, code := range req.ShippingRegions {
+			switch code {
+			case ShipWorldwide, ShipEU:
+				names[i] = b.label("shipTo." + code)
+			default:
+				names[i] = CountryName(code)
+			}
+		}
+		v["shippingRegions"] = text(b.join(names))
+	}
+	if d := req.DispatchDays; d != nil {
+		switch *d {
+		case 0:
+			v["dispatchTime"] = text(b.label("dispatch.sameDay"))
+		case 1:
+			v["dispatchTime"] = text(b.label("dispatch.oneDay"))
+		default:
+			v["dispatchTime"] = text(strings.ReplaceAll(b.label("dispatch.days"), "#", fmt.Sprint(*d)))
+		}
 	}
 }
 

@@ -310,6 +310,9 @@ func completeRequest(req *Request) {
 	req.Subscriptions = subscriptionCases()["renews-online"]
 	// Disclaimer (issue 8, t2): whether links earn the business anything.
 	req.AffiliateLinks = &f
+	// Shipping policy (issue 8, t4): where the business ships and when.
+	two := 2
+	req.ShippingRegions, req.DispatchDays = []string{"worldwide"}, &two
 	// Issue 8, part j1: a complete Canadian request serves Québec, so the
 	// matrix covers Law 25 (an incomplete one covers PIPEDA alone).
 	req.ServesQuebec, req.PrivacyOfficer = &t, "Privacy Officer, privacy@matrix.example"

@@ -109,6 +109,14 @@ type Request struct {
 	// the disclosure of material connections (16 CFR § 255.5).
 	AffiliateLinks *bool `json:"affiliateLinks,omitempty"`
 
+	// Shipping policy (issue 8, t4): see the block "Shipping fields" below.
+	// ShippingRegions are where the business ships: ISO 3166-1 alpha-2
+	// country codes, "EU" or "worldwide"; nil when not stated.
+	ShippingRegions []string `json:"shippingRegions,omitempty"`
+	// DispatchDays is how many business days pass from order to dispatch
+	// (0-60); nil when not stated (0 is same-day dispatch).
+	DispatchDays *int `json:"dispatchDays,omitempty"`
+
 	Format string `json:"format"`
 	// EffectiveDate is the document's "Last updated" date, YYYY-MM-DD. It is
 	// part of the input so that the normalised request alone reproduces the
@@ -336,6 +344,7 @@ func ParseRequest(body []byte) (Request, error) {
 	}
 	contractFields(raw, str, &req, &bad)
 	req.AffiliateLinks = optBool("affiliateLinks") // disclaimer (issue 8, t2)
+	shippingFields(raw, &req, &bad)                // shipping policy (issue 8, t4)
 	req.Format = enum("format", "format", false, DefaultFormat, Formats, strings.ToLower, nil)
 	if s, ok := str("effectiveDate", false, len(DateLayout)); ok && s != "" {
 		if d, err := ParseDate(s); err != nil {
@@ -404,6 +413,7 @@ var fieldNames = []string{
 	"affiliateLinks",                                         // disclaimer (issue 8, t2)
 	"servesQuebec", "privacyOfficer", "smallProcessingAgent", // issue 8, part j1
 	"sellsSensitiveData", "sellsBiometricData",
+	"shippingRegions", "dispatchDays", // shipping policy (issue 8, t4)
 }
 
 // JurisdictionCanada is the jurisdiction servesQuebec and privacyOfficer
@@ -902,6 +912,79 @@ func contractFields(raw map[string]json.RawMessage, str func(string, bool, int) 
 			req.MinimumAge = n
 		}
 	}
+}
+
+// ---- Shipping fields (shipping policy, issue 8, t4) -----------------------
+//
+// shippingRegions and dispatchDays are optional. Only the shipping policy's
+// checklist items need them (a business that ships no goods does not ask
+// for a shipping policy, so nothing else asks for them); when absent, the
+// document shows a placeholder and the response a needs_input todo.
+
+// Shipping region words besides countries: ShipWorldwide (every country;
+// it stands alone) and ShipEU (the member states of the European Union).
+const (
+	ShipWorldwide      = "worldwide"
+	ShipEU             = "EU"
+	MaxShippingRegion  = 100
+	MaxShippingRegions = 60
+	MaxDispatchDays    = 60
+)
+
+// shippingFields reads shippingRegions (an array of countries, by ISO code
+// or English name, "EU" or "worldwide"; stored as codes, in the order
+// given, without repeats) and dispatchDays (a whole number 0-60).
+func shippingFields(raw map[string]json.RawMessage, req *Request, bad *errs.Fields) {
+	if v, ok := raw["shippingRegions"]; ok && string(v) != "null" {
+		var in []string
+		if err := json.Unmarshal(v, &in); err != nil || len(in) == 0 || len(in) > MaxShippingRegions {
+			bad.Add("shippingRegions", fmt.Sprintf(`must be an array of 1 to %d countries (ISO code or English name), "EU" or "worldwide"`, MaxShippingRegions))
+		} else {
+			var out []string
+			for i, s := range in {
+				field := fmt.Sprintf("shippingRegions[%d]", i)
+				code, problem := resolveShippingRegion(s)
+				if problem != "" {
+					bad.AddValue(field, problem, s, nil)
+					continue
+				}
+				if !slices.Contains(out, code) {
+					out = append(out, code)
+				}
+			}
+			if slices.Contains(out, ShipWorldwide) && len(out) > 1 {
+				bad.Add("shippingRegions", `"worldwide" already covers every country; send it alone`)
+			} else if len(out) > 0 {
+				req.ShippingRegions = out
+			}
+		}
+	}
+	if v, ok := raw["dispatchDays"]; ok && string(v) != "null" {
+		var n int
+		if err := json.Unmarshal(v, &n); err != nil || n < 0 || n > MaxDispatchDays {
+			bad.Add("dispatchDays", fmt.Sprintf("must be a whole number of business days from 0 (same day) to %d", MaxDispatchDays))
+		} else {
+			req.DispatchDays = &n
+		}
+	}
+}
+
+// resolveShippingRegion reads one shipping region: a country (ISO 3166-1
+// alpha-2 code or English name), the EU or worldwide.
+func resolveShippingRegion(s string) (string, string) {
+	if len(s) > MaxShippingRegion {
+		return "", fmt.Sprintf("must be at most %d characters", MaxShippingRegion)
+	}
+	switch fold(s) {
+	case "worldwide", "world", "international", "everywhere":
+		return ShipWorldwide, ""
+	case "eu", "europeanunion":
+		return ShipEU, ""
+	}
+	if code, ok := resolveCountry(s); ok {
+		return code, ""
+	}
+	return "", fmt.Sprintf(`%q is not a country (ISO 3166-1 alpha-2 code or English name), "EU" or "worldwide".`, s)
 }
 
 // subscriptions reads false, true or {"autoRenews", "billingPeriod",

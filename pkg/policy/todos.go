@@ -300,6 +300,11 @@ func inputMissing(req Request, field string) bool {
 		return req.ConsentBanner == nil
 	case "affiliateLinks":
 		return req.AffiliateLinks == nil
+	// Shipping policy (issue 8, t4).
+	case "shippingRegions":
+		return len(req.ShippingRegions) == 0
+	case "dispatchDays":
+		return req.DispatchDays == nil
 	}
 	return false
 }

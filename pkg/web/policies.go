@@ -162,6 +162,7 @@ func requestJSON(form url.Values) ([]byte, map[string][]string) {
 		}
 	}
 	contractFields(form, req)
+	shippingFields(form, req) // shipping policy (issue 8, t4)
 	services := []string{}
 	for _, s := range form["thirdPartyServices"] {
 		if s = strings.TrimSpace(s); s != "" && !slices.Contains(services, s) {
@@ -194,6 +195,28 @@ func requestJSON(form url.Values) ([]byte, map[string][]string) {
 	}
 	body, _ := json.Marshal(req)
 	return body, bad
+}
+
+// shippingFields copies the shipping policy's fields: the regions, a
+// comma-separated list, and the dispatch days (a number; anything else is
+// passed on for the parser to refuse by name).
+func shippingFields(form url.Values, req map[string]any) {
+	var regions []string
+	for _, s := range strings.Split(form.Get("shippingRegions"), ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			regions = append(regions, s)
+		}
+	}
+	if len(regions) > 0 {
+		req["shippingRegions"] = regions
+	}
+	if v := strings.TrimSpace(form.Get("dispatchDays")); v != "" {
+		if n, err := strconv.Atoi(v); err == nil {
+			req["dispatchDays"] = n
+		} else {
+			req["dispatchDays"] = v
+		}
+	}
 }
 
 // contractFields copies the contract documents' fields: the governing law,
