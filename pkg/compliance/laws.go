@@ -121,6 +121,9 @@ var NeedFields = []string{"contactEmail", "postalAddress",
 	// (LGPD Art. 41, § 1), which the policy must name; also Singapore's
 	// data protection officer (PDPA s 11(5), issue 8, part j2).
 	"privacyOfficer", "dpoContact",
+	// Returns and refunds policy (issue 8, t3): the voluntary return window
+	// and who pays return postage.
+	"refundWindowDays", "returnShippingPaidBy",
 }
 
 // FactSet is the set of facts that hold.

@@ -310,6 +310,10 @@ func completeRequest(req *Request) {
 	req.Subscriptions = subscriptionCases()["renews-online"]
 	// Disclaimer (issue 8, t2): whether links earn the business anything.
 	req.AffiliateLinks = &f
+	// Refund policy (issue 8, t3): a 30-day return window, postage paid by
+	// the customer.
+	days := 30
+	req.RefundWindowDays, req.ReturnShippingPaidBy = &days, "customer"
 	// Issue 8, part j1: a complete Canadian request serves Québec, so the
 	// matrix covers Law 25 (an incomplete one covers PIPEDA alone).
 	req.ServesQuebec, req.PrivacyOfficer = &t, "Privacy Officer, privacy@matrix.example"

@@ -300,6 +300,11 @@ func inputMissing(req Request, field string) bool {
 		return req.ConsentBanner == nil
 	case "affiliateLinks":
 		return req.AffiliateLinks == nil
+	// Refund policy (issue 8, t3).
+	case "refundWindowDays":
+		return req.RefundWindowDays == nil
+	case "returnShippingPaidBy":
+		return req.ReturnShippingPaidBy == ""
 	}
 	return false
 }
