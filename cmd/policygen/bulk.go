@@ -34,14 +34,16 @@ var (
 	// JSON cells: objects, and the numbers and true/false/objects of
 	// minimumAge and subscriptions.
 	jsonColumns = map[string]bool{"retention": true, "transferSafeguards": true, "minimumAge": true, "subscriptions": true,
-		"dispatchDays": true} // shipping policy (issue 8, t4)
+		"dispatchDays":     true, // shipping policy (issue 8, t4)
+		"refundWindowDays": true} // refund policy (issue 8, t3)
 	// ";"-separated lists.
 	listColumns   = map[string]bool{"thirdPartyServices": true, "shippingRegions": true}
 	stringColumns = map[string]bool{"type": true, "businessName": true, "websiteUrl": true, "businessType": true,
 		"language": true, "jurisdiction": true, "memberState": true, "contactEmail": true, "postalAddress": true,
 		"phone": true, "tollFreeNumber": true, "establishedIn": true, "dpoContact": true, "euRepresentative": true,
 		"ukRepresentative": true, "hostingProvider": true, "format": true, "effectiveDate": true,
-		"privacyOfficer": true, "governingLaw": true}
+		"privacyOfficer": true, "governingLaw": true,
+		"returnShippingPaidBy": true} // refund policy (issue 8, t3)
 )
 
 // maxBatch is the most items one bulk request may hold.

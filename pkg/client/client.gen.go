@@ -75,6 +75,24 @@ func (e GenerateRequestLanguage) Valid() bool {
 	}
 }
 
+// Defines values for GenerateRequestReturnShippingPaidBy.
+const (
+	Business GenerateRequestReturnShippingPaidBy = "business"
+	Customer GenerateRequestReturnShippingPaidBy = "customer"
+)
+
+// Valid indicates whether the value is a known member of the GenerateRequestReturnShippingPaidBy enum.
+func (e GenerateRequestReturnShippingPaidBy) Valid() bool {
+	switch e {
+	case Business:
+		return true
+	case Customer:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GenerateRequestSubscriptions1BillingPeriod.
 const (
 	GenerateRequestSubscriptions1BillingPeriodMonth   GenerateRequestSubscriptions1BillingPeriod = "month"
@@ -163,6 +181,7 @@ const (
 	Disclaimer    GenerateRequestType = "disclaimer"
 	Eula          GenerateRequestType = "eula"
 	Privacy       GenerateRequestType = "privacy"
+	Refund        GenerateRequestType = "refund"
 	Shipping      GenerateRequestType = "shipping"
 	Terms         GenerateRequestType = "terms"
 )
@@ -179,6 +198,8 @@ func (e GenerateRequestType) Valid() bool {
 	case Eula:
 		return true
 	case Privacy:
+		return true
+	case Refund:
 		return true
 	case Shipping:
 		return true
@@ -611,8 +632,14 @@ type GenerateRequest struct {
 	// PrivacyOfficer Only with jurisdiction CA. Title (a name is optional) and contact information of the privacy officer accountable for personal information (PIPEDA Sch. 1, 4.1 and 4.8.2(a)), who is the person in charge of the protection of personal information under Quebec's Act (s. 3.1). Absent is a todo when servesQuebec is true; without it a PIPEDA-only document names the title "privacy officer" and contactEmail.
 	PrivacyOfficer *string `json:"privacyOfficer,omitempty"`
 
+	// RefundWindowDays Returns and refunds policy: days after delivery the business accepts change-of-mind returns; 0 means none beyond what the law gives. It never shortens a statutory right (the EU and UK 14-day right to withdraw or cancel applies whatever it says). Without it the policy shows a placeholder and a todo.
+	RefundWindowDays *int `json:"refundWindowDays,omitempty"`
+
 	// Retention How long data is kept, by purpose id (GET /v1/catalog lists purposes), each at most 300 characters. Purposes not given are described by the criteria that decide the period.
 	Retention *map[string]string `json:"retention,omitempty"`
+
+	// ReturnShippingPaidBy Returns and refunds policy: who pays for sending a change-of-mind return back. Without it the policy shows a placeholder and a todo. Faulty or wrong items are always returned at the business's cost.
+	ReturnShippingPaidBy *GenerateRequestReturnShippingPaidBy `json:"returnShippingPaidBy,omitempty"`
 
 	// SellsBiometricData The business sells biometric data (sensitive data too). For Texas (§ 541.102(c)) the document then shows "NOTICE: We may sell your biometric personal data." and the sensitive-data notice. Absent or null means no such sale.
 	SellsBiometricData *bool `json:"sellsBiometricData,omitempty"`
@@ -644,7 +671,7 @@ type GenerateRequest struct {
 	// TransferSafeguards Transfer mechanisms the business's contract with a provider relies on, by service (id, name or alias of a catalog service), for the document's jurisdiction: EU eu_us_dpf, eu_sccs, bcr; UK uk_extension, uk_idta, uk_addendum, bcr; CH ch_dpf (Swiss-U.S. Data Privacy Framework), ch_sccs (clauses approved, issued or recognised by the FDPIC), ch_bcr. Needed (a todo) for every transfer out of the EEA, the UK or Switzerland whose safeguard the catalog does not record.
 	TransferSafeguards *map[string][]GenerateRequestTransferSafeguards `json:"transferSafeguards,omitempty"`
 
-	// Type Document type: privacy (privacy policy), cookie (cookie policy), disclaimer (website disclaimer), terms (terms of service), eula (end-user licence agreement for software or apps), acceptable-use (acceptable use policy), shipping (shipping and delivery policy).
+	// Type Document type: privacy (privacy policy), cookie (cookie policy), disclaimer (website disclaimer), terms (terms of service), eula (end-user licence agreement for software or apps), acceptable-use (acceptable use policy), refund (returns and refunds policy), shipping (shipping and delivery policy).
 	Type GenerateRequestType `json:"type"`
 
 	// UkRepresentative Art. 27 UK GDPR representative in the UK; needed when establishedIn is outside the UK.
@@ -660,6 +687,9 @@ type GenerateRequestFormat string
 
 // GenerateRequestLanguage defines model for GenerateRequest.Language.
 type GenerateRequestLanguage string
+
+// GenerateRequestReturnShippingPaidBy Returns and refunds policy: who pays for sending a change-of-mind return back. Without it the policy shows a placeholder and a todo. Faulty or wrong items are always returned at the business's cost.
+type GenerateRequestReturnShippingPaidBy string
 
 // GenerateRequestSubscriptions0 defines model for GenerateRequest.Subscriptions.0.
 type GenerateRequestSubscriptions0 = bool
@@ -690,7 +720,7 @@ type GenerateRequest_Subscriptions struct {
 // GenerateRequestTransferSafeguards defines model for GenerateRequest.TransferSafeguards.
 type GenerateRequestTransferSafeguards string
 
-// GenerateRequestType Document type: privacy (privacy policy), cookie (cookie policy), disclaimer (website disclaimer), terms (terms of service), eula (end-user licence agreement for software or apps), acceptable-use (acceptable use policy), shipping (shipping and delivery policy).
+// GenerateRequestType Document type: privacy (privacy policy), cookie (cookie policy), disclaimer (website disclaimer), terms (terms of service), eula (end-user licence agreement for software or apps), acceptable-use (acceptable use policy), refund (returns and refunds policy), shipping (shipping and delivery policy).
 type GenerateRequestType string
 
 // Policy defines model for Policy.
@@ -717,22 +747,24 @@ type Policy struct {
 	EuRepresentative *string            `json:"euRepresentative,omitempty"`
 
 	// Evidence Only with `?include=evidence`. For each applicable checklist item, its citation and the section of the document that satisfies it.
-	Evidence        *[]Evidence        `json:"evidence,omitempty"`
-	Format          PolicyFormat       `json:"format"`
-	GoverningLaw    *string            `json:"governingLaw,omitempty"`
-	HostingProvider *string            `json:"hostingProvider,omitempty"`
-	Id              string             `json:"id"`
-	Jurisdiction    string             `json:"jurisdiction"`
-	Language        string             `json:"language"`
-	MemberState     *string            `json:"memberState,omitempty"`
-	MinimumAge      *int               `json:"minimumAge,omitempty"`
-	OnlineOnly      *bool              `json:"onlineOnly,omitempty"`
-	OptOutLink      *bool              `json:"optOutLink,omitempty"`
-	Phone           *string            `json:"phone,omitempty"`
-	PostalAddress   *string            `json:"postalAddress,omitempty"`
-	PrivacyOfficer  *string            `json:"privacyOfficer,omitempty"`
-	Retention       *map[string]string `json:"retention,omitempty"`
-	RiskFactors     []RiskFactor       `json:"riskFactors"`
+	Evidence             *[]Evidence        `json:"evidence,omitempty"`
+	Format               PolicyFormat       `json:"format"`
+	GoverningLaw         *string            `json:"governingLaw,omitempty"`
+	HostingProvider      *string            `json:"hostingProvider,omitempty"`
+	Id                   string             `json:"id"`
+	Jurisdiction         string             `json:"jurisdiction"`
+	Language             string             `json:"language"`
+	MemberState          *string            `json:"memberState,omitempty"`
+	MinimumAge           *int               `json:"minimumAge,omitempty"`
+	OnlineOnly           *bool              `json:"onlineOnly,omitempty"`
+	OptOutLink           *bool              `json:"optOutLink,omitempty"`
+	Phone                *string            `json:"phone,omitempty"`
+	PostalAddress        *string            `json:"postalAddress,omitempty"`
+	PrivacyOfficer       *string            `json:"privacyOfficer,omitempty"`
+	RefundWindowDays     *int               `json:"refundWindowDays,omitempty"`
+	Retention            *map[string]string `json:"retention,omitempty"`
+	ReturnShippingPaidBy *string            `json:"returnShippingPaidBy,omitempty"`
+	RiskFactors          []RiskFactor       `json:"riskFactors"`
 
 	// RiskLevel From riskScore: low 0-24, medium 25-49, high 50-74, critical 75-100 (docs/SCORING.md).
 	RiskLevel PolicyRiskLevel `json:"riskLevel"`
@@ -793,27 +825,29 @@ type PolicyFields struct {
 	ContactEmail      *string          `json:"contactEmail,omitempty"`
 
 	// CreatedAt RFC 3339, UTC, whole seconds.
-	CreatedAt        time.Time          `json:"createdAt"`
-	DispatchDays     *int               `json:"dispatchDays,omitempty"`
-	DpoContact       *string            `json:"dpoContact,omitempty"`
-	EffectiveDate    openapi_types.Date `json:"effectiveDate"`
-	EstablishedIn    *string            `json:"establishedIn,omitempty"`
-	EuRepresentative *string            `json:"euRepresentative,omitempty"`
-	Format           PolicyFieldsFormat `json:"format"`
-	GoverningLaw     *string            `json:"governingLaw,omitempty"`
-	HostingProvider  *string            `json:"hostingProvider,omitempty"`
-	Id               string             `json:"id"`
-	Jurisdiction     string             `json:"jurisdiction"`
-	Language         string             `json:"language"`
-	MemberState      *string            `json:"memberState,omitempty"`
-	MinimumAge       *int               `json:"minimumAge,omitempty"`
-	OnlineOnly       *bool              `json:"onlineOnly,omitempty"`
-	OptOutLink       *bool              `json:"optOutLink,omitempty"`
-	Phone            *string            `json:"phone,omitempty"`
-	PostalAddress    *string            `json:"postalAddress,omitempty"`
-	PrivacyOfficer   *string            `json:"privacyOfficer,omitempty"`
-	Retention        *map[string]string `json:"retention,omitempty"`
-	RiskFactors      []RiskFactor       `json:"riskFactors"`
+	CreatedAt            time.Time          `json:"createdAt"`
+	DispatchDays         *int               `json:"dispatchDays,omitempty"`
+	DpoContact           *string            `json:"dpoContact,omitempty"`
+	EffectiveDate        openapi_types.Date `json:"effectiveDate"`
+	EstablishedIn        *string            `json:"establishedIn,omitempty"`
+	EuRepresentative     *string            `json:"euRepresentative,omitempty"`
+	Format               PolicyFieldsFormat `json:"format"`
+	GoverningLaw         *string            `json:"governingLaw,omitempty"`
+	HostingProvider      *string            `json:"hostingProvider,omitempty"`
+	Id                   string             `json:"id"`
+	Jurisdiction         string             `json:"jurisdiction"`
+	Language             string             `json:"language"`
+	MemberState          *string            `json:"memberState,omitempty"`
+	MinimumAge           *int               `json:"minimumAge,omitempty"`
+	OnlineOnly           *bool              `json:"onlineOnly,omitempty"`
+	OptOutLink           *bool              `json:"optOutLink,omitempty"`
+	Phone                *string            `json:"phone,omitempty"`
+	PostalAddress        *string            `json:"postalAddress,omitempty"`
+	PrivacyOfficer       *string            `json:"privacyOfficer,omitempty"`
+	RefundWindowDays     *int               `json:"refundWindowDays,omitempty"`
+	Retention            *map[string]string `json:"retention,omitempty"`
+	ReturnShippingPaidBy *string            `json:"returnShippingPaidBy,omitempty"`
+	RiskFactors          []RiskFactor       `json:"riskFactors"`
 
 	// RiskLevel From riskScore: low 0-24, medium 25-49, high 50-74, critical 75-100 (docs/SCORING.md).
 	RiskLevel PolicyFieldsRiskLevel `json:"riskLevel"`

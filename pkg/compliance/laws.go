@@ -124,6 +124,9 @@ var NeedFields = []string{"contactEmail", "postalAddress",
 	// Shipping policy (issue 8, t4): where the business ships and how many
 	// business days pass from order to dispatch.
 	"shippingRegions", "dispatchDays",
+	// Returns and refunds policy (issue 8, t3): the voluntary return window
+	// and who pays return postage.
+	"refundWindowDays", "returnShippingPaidBy",
 }
 
 // FactSet is the set of facts that hold.

@@ -240,6 +240,8 @@ var placeholders = []string{
 	"governingLaw", "minimumAge", "billingPeriod", "cancellationMethod", "subscriptionTerms",
 	// Disclaimer (issue 8, t2).
 	"affiliateStatus",
+	// Refund policy (issue 8, t3): the voluntary return window in days.
+	"refundWindowDays", "returnShippingPaidBy",
 	// Issue 8, part j1: Quebec's person in charge (privacyOfficer) and
 	// Brazil's encarregado (dpoContact, a placeholder when missing).
 	"privacyOfficer", "encarregado",
@@ -271,6 +273,10 @@ func conditionName(c string) bool {
 	// Contract documents: what the request says of subscriptions.
 	// Disclaimer (issue 8, t2).
 	case "noAffiliateLinks":
+		return true
+	// Refund policy (issue 8, t3): what the request says of returns.
+	case "refundWindow", "noRefundWindow", "refundWindowUnknown",
+		"returnPostageCustomer", "returnPostageBusiness", "returnPostageUnknown":
 		return true
 	case "subscriptions", "noSubscriptions", "subscriptionsUnknown", "renewalUnknown", "fixedTermSubscriptions",
 		"cancelOnline", "cancelEmail":

@@ -362,6 +362,12 @@ func (b *builder) contractVars(v map[string][]Inline, missing func(string) []Inl
 	if req.MinimumAge > 0 {
 		v["minimumAge"] = text(fmt.Sprint(req.MinimumAge))
 	}
+	// Refund policy (issue 8, t3): the voluntary return window.
+	v["refundWindowDays"] = missing("refundWindowDays")
+	v["returnShippingPaidBy"] = missing("returnShippingPaidBy") // used only while not stated
+	if d := req.RefundWindowDays; d != nil {
+		v["refundWindowDays"] = text(fmt.Sprint(*d))
+	}
 	if s := req.Subscriptions; s != nil && s.BillingPeriod != "" {
 		v["billingPeriod"] = text(b.label("billingPeriod." + s.BillingPeriod))
 	}

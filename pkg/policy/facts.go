@@ -623,6 +623,14 @@ func (f *Facts) conditions() map[string]bool {
 	// said to be absent.
 	c["businessType:"+req.BusinessType] = true
 	c["noAffiliateLinks"] = req.AffiliateLinks != nil && !*req.AffiliateLinks
+	// Refund policy (issue 8, t3): the voluntary return window and who pays
+	// return postage, each stated or not.
+	c["refundWindowUnknown"] = req.RefundWindowDays == nil
+	c["refundWindow"] = req.RefundWindowDays != nil && *req.RefundWindowDays > 0
+	c["noRefundWindow"] = req.RefundWindowDays != nil && *req.RefundWindowDays == 0
+	c["returnPostageUnknown"] = req.ReturnShippingPaidBy == ""
+	c["returnPostageCustomer"] = req.ReturnShippingPaidBy == "customer"
+	c["returnPostageBusiness"] = req.ReturnShippingPaidBy == "business"
 	// Contract documents (terms, eula, acceptable-use): what the request
 	// says of subscriptions selects the wording that describes them.
 	if sub := req.Subscriptions; sub != nil {

@@ -313,6 +313,10 @@ func completeRequest(req *Request) {
 	// Shipping policy (issue 8, t4): where the business ships and when.
 	two := 2
 	req.ShippingRegions, req.DispatchDays = []string{"worldwide"}, &two
+	// Refund policy (issue 8, t3): a 30-day return window, postage paid by
+	// the customer.
+	days := 30
+	req.RefundWindowDays, req.ReturnShippingPaidBy = &days, "customer"
 	// Issue 8, part j1: a complete Canadian request serves Québec, so the
 	// matrix covers Law 25 (an incomplete one covers PIPEDA alone).
 	req.ServesQuebec, req.PrivacyOfficer = &t, "Privacy Officer, privacy@matrix.example"

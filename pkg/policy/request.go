@@ -116,6 +116,13 @@ type Request struct {
 	// DispatchDays is how many business days pass from order to dispatch
 	// (0-60); nil when not stated (0 is same-day dispatch).
 	DispatchDays *int `json:"dispatchDays,omitempty"`
+	// Returns and refunds policy (issue 8, t3). RefundWindowDays: days after
+	// delivery the business accepts change-of-mind returns (0-365; 0 = none
+	// beyond what the law gives); nil when not stated. ReturnShippingPaidBy:
+	// who pays for sending a return back (ReturnShippingPayers); "" when not
+	// stated. Neither limits a statutory right (EU/UK 14-day withdrawal).
+	RefundWindowDays     *int   `json:"refundWindowDays,omitempty"`
+	ReturnShippingPaidBy string `json:"returnShippingPaidBy,omitempty"`
 
 	Format string `json:"format"`
 	// EffectiveDate is the document's "Last updated" date, YYYY-MM-DD. It is
@@ -345,6 +352,7 @@ func ParseRequest(body []byte) (Request, error) {
 	contractFields(raw, str, &req, &bad)
 	req.AffiliateLinks = optBool("affiliateLinks") // disclaimer (issue 8, t2)
 	shippingFields(raw, &req, &bad)                // shipping policy (issue 8, t4)
+	refundFields(raw, str, &req, &bad)             // refund policy (issue 8, t3)
 	req.Format = enum("format", "format", false, DefaultFormat, Formats, strings.ToLower, nil)
 	if s, ok := str("effectiveDate", false, len(DateLayout)); ok && s != "" {
 		if d, err := ParseDate(s); err != nil {
@@ -410,7 +418,8 @@ var fieldNames = []string{
 	"euRepresentative", "ukRepresentative", "onlineOnly", "consentBanner",
 	"sellsMinorsData", "ccpaThresholdsMet", "hostingProvider", "retention", "transferSafeguards", "optOutLink",
 	"governingLaw", "subscriptions", "minimumAge",
-	"affiliateLinks",                                         // disclaimer (issue 8, t2)
+	"affiliateLinks",                           // disclaimer (issue 8, t2)
+	"refundWindowDays", "returnShippingPaidBy", // refund policy (issue 8, t3)
 	"servesQuebec", "privacyOfficer", "smallProcessingAgent", // issue 8, part j1
 	"sellsSensitiveData", "sellsBiometricData",
 	"shippingRegions", "dispatchDays", // shipping policy (issue 8, t4)
@@ -1105,4 +1114,31 @@ func governingLawName(code string) string {
 		return usStates[st]
 	}
 	return CountryName(code)
+}
+
+// ---- Refund policy fields (issue 8, t3) ------------------------------------
+
+// MaxRefundWindowDays bounds refundWindowDays; ReturnShippingPayers are the
+// values of returnShippingPaidBy.
+const MaxRefundWindowDays = 365
+
+var ReturnShippingPayers = []string{"customer", "business"}
+
+// refundFields reads refundWindowDays and returnShippingPaidBy.
+func refundFields(raw map[string]json.RawMessage, str func(string, bool, int) (string, bool), req *Request, bad *errs.Fields) {
+	if v, ok := raw["refundWindowDays"]; ok && string(v) != "null" {
+		var n int
+		if err := json.Unmarshal(v, &n); err != nil || n < 0 || n > MaxRefundWindowDays {
+			bad.Add("refundWindowDays", fmt.Sprintf("must be a whole number of days from 0 to %d (0: no returns beyond those the law gives)", MaxRefundWindowDays))
+		} else {
+			req.RefundWindowDays = &n
+		}
+	}
+	if s, ok := str("returnShippingPaidBy", false, 16); ok && s != "" {
+		if s = strings.ToLower(s); slices.Contains(ReturnShippingPayers, s) {
+			req.ReturnShippingPaidBy = s
+		} else {
+			bad.AddValue("returnShippingPaidBy", "must be customer or business", s, ReturnShippingPayers)
+		}
+	}
 }

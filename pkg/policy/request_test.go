@@ -170,6 +170,10 @@ func TestParseRequestInvalid(t *testing.T) {
 			{"collectsPayments", "is required", nil}, {"collectsUserData", "is required", nil}, {"usesAnalytics", "is required", nil}}},
 		{"boolean as string", with(map[string]any{"usesAnalytics": "yes"}), []fieldErr{{"usesAnalytics", "must be a boolean", nil}}},
 		{"affiliateLinks as string", with(map[string]any{"type": "disclaimer", "affiliateLinks": "yes"}), []fieldErr{{"affiliateLinks", "must be true, false or null (null or absent: not stated)", nil}}},
+		// Refund policy (issue 8, t3).
+		{"refundWindowDays too long", with(map[string]any{"type": "refund", "refundWindowDays": 366}), []fieldErr{{"refundWindowDays", "must be a whole number of days from 0 to 365 (0: no returns beyond those the law gives)", nil}}},
+		{"refundWindowDays negative", with(map[string]any{"type": "refund", "refundWindowDays": -1}), []fieldErr{{"refundWindowDays", "must be a whole number of days from 0 to 365 (0: no returns beyond those the law gives)", nil}}},
+		{"returnShippingPaidBy unknown", with(map[string]any{"type": "refund", "returnShippingPaidBy": "shop"}), []fieldErr{{"returnShippingPaidBy", "must be customer or business", []string{"customer", "business"}}}},
 		{"services not an array", with(map[string]any{"thirdPartyServices": "stripe"}), []fieldErr{{"thirdPartyServices", "must be an array of strings", nil}}},
 		// An unknown service is accepted (TestUnknownServicesAccepted); only
 		// a value that is not a name is refused.

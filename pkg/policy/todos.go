@@ -305,6 +305,11 @@ func inputMissing(req Request, field string) bool {
 		return len(req.ShippingRegions) == 0
 	case "dispatchDays":
 		return req.DispatchDays == nil
+	// Refund policy (issue 8, t3).
+	case "refundWindowDays":
+		return req.RefundWindowDays == nil
+	case "returnShippingPaidBy":
+		return req.ReturnShippingPaidBy == ""
 	}
 	return false
 }

@@ -128,7 +128,8 @@ var textFields = []string{
 	"type", "businessName", "websiteUrl", "businessType", "language", "jurisdiction",
 	"contactEmail", "postalAddress", "phone", "tollFreeNumber", "establishedIn", "dpoContact",
 	"euRepresentative", "ukRepresentative", "hostingProvider", "format", "effectiveDate",
-	"privacyOfficer", // issue 8, part j1 (Canada)
+	"privacyOfficer",       // issue 8, part j1 (Canada)
+	"returnShippingPaidBy", // refund policy (issue 8, t3)
 }
 
 // Check boxes (false when not ticked) and yes/no/not-stated choices.
@@ -226,11 +227,13 @@ func contractFields(form url.Values, req map[string]any) {
 	if v := strings.TrimSpace(form.Get("governingLaw")); v != "" {
 		req["governingLaw"] = v
 	}
-	if v := strings.TrimSpace(form.Get("minimumAge")); v != "" {
-		if n, err := strconv.Atoi(v); err == nil {
-			req["minimumAge"] = n
-		} else {
-			req["minimumAge"] = v
+	for _, name := range []string{"minimumAge", "refundWindowDays"} { // refundWindowDays: refund policy (issue 8, t3)
+		if v := strings.TrimSpace(form.Get(name)); v != "" {
+			if n, err := strconv.Atoi(v); err == nil {
+				req[name] = n
+			} else {
+				req[name] = v
+			}
 		}
 	}
 	switch form.Get("subscriptions") {
