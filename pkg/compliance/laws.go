@@ -301,19 +301,20 @@ func (l Law) DocumentTypes() []string {
 // Applicable returns the requirements of laws whose conditions hold, in
 // checklist order (laws in the given order).
 func Applicable(laws []Law, facts FactSet) []Requirement {
-	n := 0
-	for _, l := range laws {
-		n += len(l.Requirements)
-	}
-	out := make([]Requirement, 0, n)
-	for _, l := range laws {
-		for _, r := range l.Requirements {
-			if facts.Holds(r.AppliesWhen) {
-				out = append(out, r)
+	return AppendApplicable(nil, laws, facts)
+}
+
+// AppendApplicable appends Applicable(laws, facts) to dst: a caller that
+// keeps dst between documents allocates nothing.
+func AppendApplicable(dst []Requirement, laws []Law, facts FactSet) []Requirement {
+	for i := range laws {
+		for j := range laws[i].Requirements {
+			if r := &laws[i].Requirements[j]; facts.Holds(r.AppliesWhen) {
+				dst = append(dst, *r)
 			}
 		}
 	}
-	return out
+	return dst
 }
 
 // FindRequirement returns the requirement with id from laws.

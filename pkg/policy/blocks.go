@@ -2,16 +2,20 @@ package policy
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/policygen/policygen/pkg/catalog"
 	"github.com/policygen/policygen/pkg/compliance"
 )
 
-// generators build the blocks a clause line "@name" stands for: the lists
+// A generator adds the blocks a clause line "@name" stands for: the lists
 // and tables whose rows come from the facts. Their words come from the
-// language's labels, so they are language-neutral too.
-var generators = map[string]func(*builder) []Block{
+// language's labels, so they are language-neutral too. Text they compose
+// is a run of inlines taken from the labels and the facts, never a string
+// built for the document.
+type generator func(*builder)
+
+// generators by the name clause lines use.
+var generators = map[string]generator{
 	"categories":          genCategories,
 	"purposes":            genPurposes,
 	"interests":           genInterests,
@@ -37,90 +41,184 @@ var generators = map[string]func(*builder) []Block{
 	"usShared":            genUSShared,
 }
 
+// table collects a table's rows in the builder's arenas.
+type table struct {
+	b      *builder
+	header [][]Inline
+	rows   [][][]Inline
+	buf    [32][][]Inline
+}
+
+// newTable starts a table with the labels table.<key> as its header.
+func (b *builder) newTable(t *table, keys ...string) {
+	t.b = b
+	t.header = b.cells.alloc(len(keys))
+	for i, k := range keys {
+		t.header[i] = b.str(b.label2("table.", k))
+	}
+	t.rows = t.buf[:0]
+}
+
+// row adds a row.
+func (t *table) row(cells ...[]Inline) {
+	t.rows = append(t.rows, t.b.cells.copy(cells))
+}
+
+// block is the table as a block (nil rows when it has none).
+func (t *table) block() Block {
+	return Block{Kind: Table, Header: t.header, Rows: t.b.rows.copy(t.rows)}
+}
+
+// list collects a list's items.
+type list struct {
+	items [][]Inline
+	buf   [32][]Inline
+}
+
+func (l *list) init() { l.items = l.buf[:0] }
+
+func (l *list) add(item []Inline) { l.items = append(l.items, item) }
+
 // genContents is the table of contents: an empty list that build fills
 // with the sections that follow (fillContents).
-func genContents(*builder) []Block { return []Block{{Kind: List}} }
+func genContents(b *builder) { b.emit(Block{Kind: List}) }
 
 // genSummary is the layered notice's first layer: who we are, what we
 // collect and why, who gets it, the reader's rights and how to reach us.
-func genSummary(b *builder) []Block {
+func genSummary(b *builder) {
 	f := b.f
-	var cats, purposes, recipients []string
+	var cb, pb, rb [32]string
+	cats, purposes, recipients := cb[:0], pb[:0], rb[:0]
 	for _, c := range f.Categories {
-		cats = append(cats, lowerFirst(b.label("category."+c.ID)))
+		cats = append(cats, b.label2("category.", c.ID))
 	}
 	for _, p := range f.Purposes {
-		purposes = addUnique(purposes, lowerFirst(b.label("purpose."+p.ID+".short")))
+		s := b.label3("purpose.", p.ID, ".short")
+		if !slices.ContainsFunc(purposes, func(q string) bool { return sameLowerFirst(q, s) }) {
+			purposes = append(purposes, s)
+		}
 	}
-	for _, s := range f.Services {
-		recipients = append(recipients, s.Name)
+	for i := range f.Services {
+		recipients = append(recipients, f.Services[i].Name)
 	}
 	recipients = append(recipients, f.Unknown...)
 	if !f.hostKnown() {
 		recipients = append(recipients, b.label("summary.host"))
 	}
-	item := func(key string, extra map[string][]Inline) []Inline { return b.labelInlines(key, extra) }
-	l := Block{Kind: List}
-	l.Items = append(l.Items,
-		item("summary.who", nil),
-		item("summary.what", map[string][]Inline{"categories": text(b.join(cats))}),
-		item("summary.why", map[string][]Inline{"purposes": text(b.join(purposes))}),
-		item("summary.recipients", map[string][]Inline{"recipients": text(b.join(recipients))}),
-	)
+	var l list
+	l.init()
+	l.add(b.labelInlines("summary.who"))
+	l.add(b.labelInlines("summary.what", extra{phCategories, b.joinLower(cats)}))
+	l.add(b.labelInlines("summary.why", extra{phPurposes, b.joinLower(purposes)}))
+	l.add(b.labelInlines("summary.recipients", extra{phRecipients, b.join(recipients)}))
 	if f.HasLaw(lawCCPA) {
 		if f.Set[compliance.FactSellsOrShares] {
-			l.Items = append(l.Items, item("summary.sold", nil))
+			l.add(b.labelInlines("summary.sold"))
 		} else {
-			l.Items = append(l.Items, item("summary.notSold", nil))
+			l.add(b.labelInlines("summary.notSold"))
 		}
 	}
 	switch {
 	case f.gdprFamily():
-		l.Items = append(l.Items, item("summary.rights.gdpr", nil))
+		l.add(b.labelInlines("summary.rights.gdpr"))
 	case f.HasLaw(lawCCPA):
-		l.Items = append(l.Items, item("summary.rights.ccpa", nil))
+		l.add(b.labelInlines("summary.rights.ccpa"))
 	case f.usStateLaw(): // issue 8: US state privacy laws
-		l.Items = append(l.Items, item("summary.rights.usStates", nil))
+		l.add(b.labelInlines("summary.rights.usStates"))
 	default:
 		// Issue 8, part j1: a law with its own summary of rights
 		// ("summary.rights.<law id>") names them; else CalOPPA's choices.
 		key := "summary.rights.caloppa"
 		for _, law := range f.Laws {
-			if _, ok := b.t.Labels["summary.rights."+law.ID]; ok {
+			if b.hasLabel2("summary.rights.", law.ID) {
 				key = "summary.rights." + law.ID
 				break
 			}
 		}
-		l.Items = append(l.Items, item(key, nil))
+		l.add(b.labelInlines(key))
 	}
-	l.Items = append(l.Items, item("summary.contact", nil))
-	return []Block{l}
+	l.add(b.labelInlines("summary.contact"))
+	b.emit(Block{Kind: List, Items: l.items})
+}
+
+// joinLower lists items in prose, each with its first letter in lower
+// case (the list's "none" stays as the label has it).
+func (b *builder) joinLower(items []string) []Inline {
+	if len(items) == 0 {
+		return b.join(items)
+	}
+	n := 2*len(items) - 1
+	for _, it := range items {
+		if _, _, split := splitFirst(it, false); split {
+			n++
+		}
+	}
+	out := b.ins.alloc(n)
+	sep, last := b.label("listSeparator"), b.label("listLastSeparator")
+	k := 0
+	for i, it := range items {
+		if first, rest, split := splitFirst(it, false); split {
+			out[k], out[k+1] = Inline{Kind: Plain, Text: first}, Inline{Kind: Plain, Text: rest}
+			k += 2
+		} else {
+			out[k] = Inline{Kind: Plain, Text: it}
+			k++
+		}
+		switch {
+		case i < len(items)-2:
+			out[k] = Inline{Kind: Plain, Text: sep}
+			k++
+		case i == len(items)-2:
+			out[k] = Inline{Kind: Plain, Text: last}
+			k++
+		}
+	}
+	return out
 }
 
 // jlabel is the label for key in the current regime's jurisdiction
 // ("key.UK") where there is one, else the general label.
 func (b *builder) jlabel(key string) string {
-	if v, ok := b.t.Labels[key+"."+b.regime.ID]; ok {
+	if v, ok := b.labelOK3(key, ".", b.regime.ID); ok {
 		return v
 	}
 	return b.label(key)
 }
 
-// jkey is key.<JURISDICTION> where the language has that label, else key
-// (jlabel's lookup, for labels expanded with placeholders).
-func (b *builder) jkey(key string) string {
-	if _, ok := b.t.Labels[key+"."+b.f.Jurisdiction.ID]; ok {
-		return key + "." + b.f.Jurisdiction.ID
+// jlabel2 is jlabel for the key k1+k2.
+func (b *builder) jlabel2(k1, k2 string) string {
+	var buf [96]byte
+	key := append(append(buf[:0], k1...), k2...)
+	n := len(key)
+	if v, ok := b.t.Labels[string(append(append(key, '.'), b.regime.ID...))]; ok {
+		return v
 	}
-	return key
+	return b.t.Labels[string(key[:n])]
+}
+
+func (b *builder) labelOK3(k1, k2, k3 string) (string, bool) {
+	var buf [96]byte
+	v, ok := b.t.Labels[string(append(append(append(buf[:0], k1...), k2...), k3...))]
+	return v, ok
+}
+
+// labelSegsFor is the compiled label key.<jurisdiction> where the
+// language has it, else key's.
+func (b *builder) labelSegsFor(key, jurisdiction string) []segment {
+	var buf [96]byte
+	if segs, ok := b.labels[string(append(append(append(buf[:0], key...), '.'), jurisdiction...))]; ok {
+		return segs
+	}
+	return b.labels[key]
 }
 
 // examples is what a data category includes, limited to what the facts
 // support: no cookie identifiers without cookies, no emails without an
 // email service.
-func (b *builder) examples(id string) string {
+func (b *builder) examples(id string) []Inline {
 	f := b.f
-	var parts []string
+	var pb [4]string
+	parts := pb[:0]
 	switch id {
 	case "identifiers":
 		parts = append(parts, b.label("example.ipAddress"))
@@ -130,7 +228,7 @@ func (b *builder) examples(id string) string {
 		if f.Request.CollectsUserData || f.hasPurpose("account") || f.hasPurpose("orders") || f.hasPurpose("payments") {
 			parts = append(parts, b.label("example.accountIds"))
 		}
-		return b.expandText(b.label("category.identifiers.examples"), map[string][]Inline{"examples": text(capFirst(b.join(parts)))})
+		return b.labelInlines("category.identifiers.examples", extra{phExamples, b.capFirst(b.join(parts))})
 	case "internet_activity":
 		parts = append(parts, b.label("example.channel.website"))
 		if f.hasServiceCategory("email_marketing") || f.hasServiceCategory("crm") {
@@ -139,18 +237,9 @@ func (b *builder) examples(id string) string {
 		if f.hasServiceCategory("advertising") {
 			parts = append(parts, b.label("example.channel.ads"))
 		}
-		return b.expandText(b.label("category.internet_activity.examples"), map[string][]Inline{"channels": text(b.join(parts))})
+		return b.labelInlines("category.internet_activity.examples", extra{phChannels, b.join(parts)})
 	}
-	return b.label("category." + id + ".examples")
-}
-
-// expandText expands a label whose placeholders are all plain text.
-func (b *builder) expandText(label string, extra map[string][]Inline) string {
-	var sb strings.Builder
-	for _, in := range b.expand(label, extra) {
-		sb.WriteString(in.Text)
-	}
-	return sb.String()
+	return b.str(b.label3("category.", id, ".examples"))
 }
 
 func (f *Facts) hasPurpose(id string) bool {
@@ -161,151 +250,161 @@ func (f *Facts) hasServiceCategory(id string) bool {
 	return slices.ContainsFunc(f.Services, func(s ServiceFact) bool { return s.Category == id })
 }
 
-func (b *builder) header(keys ...string) [][]Inline {
-	out := make([][]Inline, len(keys))
-	for i, k := range keys {
-		out[i] = text(b.label("table." + k))
-	}
-	return out
-}
-
-func (b *builder) categoryNames(ids []string) string {
-	names := make([]string, len(ids))
-	for i, id := range ids {
-		names[i] = b.label("category." + id)
+// categoryNames lists the data categories ids names, in prose.
+func (b *builder) categoryNames(ids []string) []Inline {
+	var nb [32]string
+	names := nb[:0]
+	for _, id := range ids {
+		names = append(names, b.label2("category.", id))
 	}
 	return b.join(names)
 }
 
-func genCategories(b *builder) []Block {
-	t := Block{Kind: Table, Header: b.header("category", "examples", "source")}
+func genCategories(b *builder) {
+	var t table
+	b.newTable(&t, "category", "examples", "source")
 	for _, c := range b.f.Categories {
-		srcs := make([]string, len(c.Sources))
-		for i, s := range c.Sources {
-			srcs[i] = b.label("source." + s)
+		var sb [3]string
+		srcs := sb[:0]
+		for _, s := range c.Sources {
+			srcs = append(srcs, b.label2("source.", s))
 		}
-		t.Rows = append(t.Rows, [][]Inline{
-			text(b.label("category." + c.ID)),
-			text(b.examples(c.ID)),
-			text(capFirst(b.join(srcs))),
-		})
+		t.row(b.str(b.label2("category.", c.ID)), b.examples(c.ID), b.capFirst(b.join(srcs)))
 	}
-	return []Block{t}
+	b.emit(t.block())
 }
 
-func genPurposes(b *builder) []Block {
-	t := Block{Kind: Table, Header: b.header("purpose", "personalData", "basis")}
+func genPurposes(b *builder) {
+	var t table
+	b.newTable(&t, "purpose", "personalData", "basis")
 	for _, p := range b.f.Purposes {
-		t.Rows = append(t.Rows, [][]Inline{
-			text(b.label("purpose." + p.ID)),
-			text(b.categoryNames(p.Categories)),
-			b.labelInlines(b.jkey("basis."+p.GDPRBasis), nil), // a jurisdiction may name its own article (issue 8, j1)
-		})
+		// A jurisdiction may name its own article (issue 8, j1).
+		var buf [64]byte
+		t.row(b.str(b.label2("purpose.", p.ID)), b.categoryNames(p.Categories),
+			b.expand(b.labelSegsFor(string(append(append(buf[:0], "basis."...), p.GDPRBasis...)), b.f.Jurisdiction.ID)))
 	}
-	return []Block{t}
+	b.emit(t.block())
 }
 
-func genInterests(b *builder) []Block {
-	l := Block{Kind: List}
+func genInterests(b *builder) {
+	var l list
+	l.init()
 	for _, p := range b.f.Purposes {
 		if p.GDPRBasis == "legitimate_interests" {
-			l.Items = append(l.Items, text(b.label("purpose."+p.ID)+": "+lowerFirst(b.label("purpose."+p.ID+".interest"))+"."))
+			lf := b.lowerFirst(b.label3("purpose.", p.ID, ".interest"))
+			l.add(b.cat(b.strs(b.label2("purpose.", p.ID), ": "), lf, b.str(".")))
 		}
 	}
-	return []Block{l}
+	b.emit(Block{Kind: List, Items: l.items})
 }
 
-func genCCPAPurposes(b *builder) []Block {
-	l := Block{Kind: List}
-	var seen []string
+func genCCPAPurposes(b *builder) {
+	var l list
+	l.init()
+	var sb [32]string
+	seen := sb[:0]
 	for _, p := range b.f.Purposes {
-		s := b.label("purpose." + p.ID + ".ccpa")
+		s := b.label3("purpose.", p.ID, ".ccpa")
 		if !slices.Contains(seen, s) {
 			seen = append(seen, s)
-			l.Items = append(l.Items, text(s+"."))
+			l.add(b.strs(s, "."))
 		}
 	}
-	return []Block{l}
+	b.emit(Block{Kind: List, Items: l.items})
 }
 
-func genServices(b *builder) []Block {
-	t := Block{Kind: Table, Header: b.header("service", "provider", "purpose", "data", "role", "policy")}
-	for _, s := range b.f.Services {
-		provider := s.Provider
-		if provider == "" {
-			provider = b.label("country.unknown")
+func genServices(b *builder) {
+	var t table
+	b.newTable(&t, "service", "provider", "purpose", "data", "role", "policy")
+	for i := range b.f.Services {
+		s := &b.f.Services[i]
+		var pb [6]string
+		provider := pb[:0]
+		if s.Provider == "" {
+			provider = append(provider, b.label("country.unknown"))
+		} else {
+			provider = append(provider, s.Provider)
 		}
 		if s.EUEntity != "" && b.f.Jurisdiction.EUEntity && s.EUEntity != s.Provider {
-			provider += " (" + s.EUEntity + ")"
+			provider = append(provider, " (", s.EUEntity, ")")
 		}
 		if s.ProviderCountry != "" {
-			provider += ", " + b.country(s.ProviderCountry)
+			provider = append(provider, ", ", b.country(s.ProviderCountry))
 		}
-		t.Rows = append(t.Rows, [][]Inline{
-			text(s.Name),
-			text(provider),
-			text(s.Purpose),
-			text(b.categoryNames(b.f.received(s.ID))),
-			text(b.role(s)),
-			b.link(s.PrivacyPolicyURL),
-		})
+		t.row(b.str(s.Name), b.strs(provider...), b.str(s.Purpose), b.categoryNames(b.f.received(s.ID)),
+			b.role(s), b.link(s.PrivacyPolicyURL))
 	}
-	return []Block{t}
+	b.emit(t.block())
 }
 
 // received lists, in catalog order, the data categories the service
 // receives here (a host only what the website collects).
 func (f *Facts) received(id string) []string {
-	var out []string
+	out := f.scr.scratch[:0]
 	for _, c := range f.Categories {
 		if slices.Contains(c.Recipients, id) {
 			out = append(out, c.ID)
 		}
 	}
+	f.scr.scratch = out
 	return out
 }
 
 // link is a URL as a link, or "Not confirmed" when the catalog has none.
 func (b *builder) link(url string) []Inline {
 	if url == "" {
-		return text(b.label("country.unknown"))
+		return b.str(b.label("country.unknown"))
 	}
-	return []Inline{{Kind: Link, Text: url, URL: url}}
+	return b.linkTo(url, url)
 }
 
 // role describes the provider's GDPR role for each purpose it serves, as
 // its terms state it: "Processor", or "Processor (payments); Controller
 // (security)". A purpose without a recorded role is not characterised.
-func (b *builder) role(s ServiceFact) string {
-	var groups []string
-	byRole := map[string][]string{}
+func (b *builder) role(s *ServiceFact) []Inline {
+	type group struct {
+		role  string
+		names []string
+		buf   [8]string
+	}
+	var gb [4]group
+	groups := gb[:0]
 	for _, p := range s.Purposes {
 		r, ok := s.Roles[p]
 		if !ok {
 			continue
 		}
-		if _, seen := byRole[r]; !seen {
-			groups = append(groups, r)
+		i := slices.IndexFunc(groups, func(g group) bool { return g.role == r })
+		if i < 0 {
+			groups = append(groups, group{role: r})
+			i = len(groups) - 1
+			groups[i].names = groups[i].buf[:0]
 		}
-		byRole[r] = append(byRole[r], lowerFirst(b.label("purpose."+p+".short")))
+		groups[i].names = append(groups[i].names, b.label3("purpose.", p, ".short"))
 	}
 	switch len(groups) {
 	case 0:
-		return b.label("role.unknown")
+		return b.str(b.label("role.unknown"))
 	case 1:
-		if len(byRole[groups[0]]) == len(s.Purposes) {
-			return b.label("role." + groups[0])
+		if len(groups[0].names) == len(s.Purposes) {
+			return b.str(b.label2("role.", groups[0].role))
 		}
 	}
-	parts := make([]string, len(groups))
-	for i, r := range groups {
-		parts[i] = b.expandText(b.label("role.for"), map[string][]Inline{"role": text(b.label("role." + r)), "purposes": text(b.join(byRole[r]))})
+	var pb [8][]Inline
+	parts := pb[:0]
+	for i := range groups {
+		g := &groups[i]
+		if i > 0 {
+			parts = append(parts, b.str("; "))
+		}
+		parts = append(parts, b.labelInlines("role.for",
+			extra{phRole, b.str(b.label2("role.", g.role))}, extra{phPurposes, b.joinLower(g.names)}))
 	}
-	return strings.Join(parts, "; ")
+	return b.cat(parts...)
 }
 
 func (b *builder) country(code string) string {
-	if n := b.label("country." + code); n != "" {
+	if n := b.label2("country.", code); n != "" {
 		return n
 	}
 	return CountryName(code)
@@ -313,48 +412,50 @@ func (b *builder) country(code string) string {
 
 // genTransfers is the table of transfers out of each transfer regime's
 // region, each under a caption naming the regime when there are several.
-func genTransfers(b *builder) []Block {
+func genTransfers(b *builder) {
 	regimes := b.f.transferRegimes()
 	if len(regimes) == 1 {
-		return []Block{b.transferTable(regimes[0])}
+		b.emit(b.transferTable(&regimes[0]))
+		return
 	}
-	defer b.useJurisdiction(catalog.Jurisdiction{})
-	var out []Block
-	for _, r := range regimes {
-		b.useJurisdiction(r)
-		t := b.transferTable(r)
+	for i := range regimes {
+		b.useJurisdiction(&regimes[i])
+		t := b.transferTable(&regimes[i])
 		if len(t.Rows) == 0 {
 			continue
 		}
-		out = append(out, Block{Kind: Paragraph, Inlines: b.labelInlines("transfer.regime", nil)}, t)
+		b.emit(Block{Kind: Paragraph, Inlines: b.labelInlines("transfer.regime")})
+		b.emit(t)
 	}
-	return out
+	b.useJurisdiction(nil)
 }
 
 // transferTable lists the services that transfer personal data out of j's
 // region, with what each transfer rests on under j's law.
-func (b *builder) transferTable(j catalog.Jurisdiction) Block {
-	t := Block{Kind: Table, Header: b.header("service", "country", "adequacy", "safeguard")}
-	t.Header[2] = text(b.jlabel("table.adequacy"))
-	for _, s := range b.f.Services {
-		if !transfersOutOf(j, s.Service) {
+func (b *builder) transferTable(j *catalog.Jurisdiction) Block {
+	var t table
+	b.newTable(&t, "service", "country", "adequacy", "safeguard")
+	t.header[2] = b.str(b.jlabel("table.adequacy"))
+	for i := range b.f.Services {
+		s := &b.f.Services[i]
+		if !transfersOutOf(j, &s.Service) {
 			continue
 		}
-		country := b.label("country.unknown")
+		country := b.str(b.label("country.unknown"))
 		if s.ProviderCountry != "" {
-			country = b.country(s.ProviderCountry)
+			country = b.str(b.country(s.ProviderCountry))
 		}
-		var access []string
+		var ab [16]string
+		access := ab[:0]
 		for _, c := range s.AccessCountries {
 			if !slices.Contains(j.Countries, c) && c != s.ProviderCountry {
 				access = append(access, b.country(c))
 			}
 		}
 		if len(access) > 0 {
-			country = b.expandText(b.label("transfer.access"), map[string][]Inline{"country": text(country), "access": text(b.join(access))})
+			country = b.labelInlines("transfer.access", extra{phCountry, country}, extra{phAccess, b.join(access)})
 		}
 		var adequacy, safeguard string
-		mechs := mechanisms(j, s)
 		switch transferBasis(j, s) {
 		case basisAdequacy:
 			adequacy, safeguard = b.jlabel("adequacy.yes"), b.jlabel("safeguard.adequacy")
@@ -367,47 +468,48 @@ func (b *builder) transferTable(j catalog.Jurisdiction) Block {
 				adequacy = b.label("adequacy.unknown")
 			}
 		}
-		var named []string
-		for _, m := range mechs {
+		var nb [8]string
+		named := nb[:0]
+		// The implied certification is the DPF basis, never named here.
+		for _, m := range s.Transfers[j.ID] {
 			if m != j.Certification {
-				named = append(named, b.label("mechanism."+m))
+				named = append(named, b.label2("mechanism.", m))
 			}
 		}
+		var cell []Inline
 		switch {
 		case len(named) > 0 && safeguard != "":
-			safeguard += "; " + b.label("safeguard.also") + " " + b.join(named)
+			cell = b.cat(b.strs(safeguard, "; ", b.label("safeguard.also"), " "), b.join(named), b.str("."))
 		case len(named) > 0:
-			safeguard = capFirst(b.join(named))
+			cell = b.cat(b.capFirst(b.join(named)), b.str("."))
 		case safeguard == "":
-			safeguard = b.label("safeguard.unknown")
+			cell = b.strs(b.label("safeguard.unknown"), ".")
+		default:
+			cell = b.strs(safeguard, ".")
 		}
-		t.Rows = append(t.Rows, [][]Inline{
-			text(s.Name),
-			text(country),
-			text(adequacy),
-			text(safeguard + "."),
-		})
+		t.row(b.str(s.Name), country, b.str(adequacy), cell)
 	}
-	return t
+	return t.block()
 }
 
 // genRepresentatives names the Art. 27 representative in each regime's
 // region where the business is not established.
-func genRepresentatives(b *builder) []Block {
-	var out []Block
-	for _, r := range b.f.transferRegimes() {
+func genRepresentatives(b *builder) {
+	regimes := b.f.transferRegimes()
+	multi := len(b.byJurisdiction) > 0
+	for i := range regimes {
+		r := &regimes[i]
 		if !b.f.needsRepresentativeIn(r) {
 			continue
 		}
-		if b.byJurisdiction != nil {
+		if multi {
 			b.useJurisdiction(r)
 		}
-		out = append(out, Block{Kind: Paragraph, Inlines: b.labelInlines("representative.text", nil)})
+		b.emit(Block{Kind: Paragraph, Inlines: b.labelInlines("representative.text")})
 	}
-	if b.byJurisdiction != nil {
-		b.useJurisdiction(catalog.Jurisdiction{})
+	if multi {
+		b.useJurisdiction(nil)
 	}
-	return out
 }
 
 // Transfer bases, strongest first.
@@ -418,79 +520,88 @@ const (
 	basisNone            // no safeguard the catalog knows of
 )
 
-// mechanisms are the transfer tools the provider states for the
-// document's jurisdiction; a certified U.S. provider is covered by the
-// jurisdiction's certification mechanism where certification alone implies
-// it (the EU-U.S. DPF; the UK Extension must be stated).
-func mechanisms(j catalog.Jurisdiction, s ServiceFact) []string {
-	out := slices.Clone(s.Transfers[j.ID])
+// certifiedImplied reports whether a certified U.S. provider is covered by
+// the jurisdiction's certification mechanism without stating it (the
+// EU-U.S. DPF; the UK Extension must be stated).
+func certifiedImplied(j *catalog.Jurisdiction, s *ServiceFact) bool {
 	certified := s.ProviderCountry == "US" && s.DataPrivacyFramework != nil && *s.DataPrivacyFramework
-	if j.CertificationImplied && certified && !slices.Contains(out, j.Certification) {
-		out = append([]string{j.Certification}, out...)
-	}
-	return out
+	return j.CertificationImplied && certified && !slices.Contains(s.Transfers[j.ID], j.Certification)
 }
 
 // transferBasis is what a service's transfer out of the region rests on.
-func transferBasis(j catalog.Jurisdiction, s ServiceFact) int {
-	mechs := mechanisms(j, s)
+func transferBasis(j *catalog.Jurisdiction, s *ServiceFact) int {
+	stated := s.Transfers[j.ID]
+	implied := certifiedImplied(j, s)
+	hasMech := func(m string) bool { return implied && m == j.Certification || slices.Contains(stated, m) }
 	adequate := func(c string) bool { return slices.Contains(j.Adequate, c) || slices.Contains(j.Countries, c) }
 	accessOK := !slices.ContainsFunc(s.AccessCountries, func(c string) bool { return !adequate(c) })
 	switch {
 	case s.ProviderCountry != "" && adequate(s.ProviderCountry) && accessOK:
 		return basisAdequacy
-	case s.ProviderCountry == "US" && j.Certification != "" && slices.Contains(mechs, j.Certification) && accessOK:
+	case s.ProviderCountry == "US" && j.Certification != "" && hasMech(j.Certification) && accessOK:
 		return basisDPF
-	case slices.ContainsFunc(mechs, func(m string) bool { return m != j.Certification }):
+	case slices.ContainsFunc(stated, func(m string) bool { return m != j.Certification }):
 		return basisContract
 	}
 	return basisNone
 }
 
-func genCookies(b *builder) []Block {
-	t := Block{Kind: Table, Header: b.header("cookie", "provider", "purpose", "duration", "cookieType")}
+// cookieRows adds a row per cookie of the requested services to t, with
+// extra cells inserted after the fourth (the cookie policy's party
+// column).
+func (b *builder) cookieRows(t *table, party []Inline) {
 	kind := func(essential bool) []Inline {
 		switch {
 		case essential:
-			return text(b.label("cookie.essential"))
+			return b.str(b.label("cookie.essential"))
 		case b.f.gdprFamily():
-			return text(b.label("cookie.nonEssential"))
+			return b.str(b.label("cookie.nonEssential"))
 		}
-		return text(b.label("cookie.nonEssential.US-CA"))
+		return b.str(b.label("cookie.nonEssential.US-CA"))
 	}
-	for _, s := range b.f.Services {
+	row := func(name, provider, purpose, duration, kind []Inline) {
+		if party == nil {
+			t.row(name, provider, purpose, duration, kind)
+		} else {
+			t.row(name, provider, purpose, duration, party, kind)
+		}
+	}
+	for i := range b.f.Services {
+		s := &b.f.Services[i]
 		for _, c := range s.Cookies {
 			d := c.Duration
 			if d == "" {
 				d = b.label("cookie.durationUnknown")
 			}
-			t.Rows = append(t.Rows, [][]Inline{text(c.Name), text(s.Name), text(c.Purpose), text(d), kind(s.Essential)})
+			row(b.str(c.Name), b.str(s.Name), b.str(c.Purpose), b.str(d), kind(s.Essential))
 		}
 		// Known to set cookies, but no source named them: say so rather
 		// than leave the service out of the table.
 		if s.SetsCookiesKnown() && len(s.Cookies) == 0 {
-			t.Rows = append(t.Rows, [][]Inline{text(b.label("cookie.unlisted")), text(s.Name), text(b.label("cookie.unlistedPurpose")), text(b.label("cookie.durationUnknown")), kind(s.Essential)})
+			row(b.str(b.label("cookie.unlisted")), b.str(s.Name), b.str(b.label("cookie.unlistedPurpose")),
+				b.str(b.label("cookie.durationUnknown")), kind(s.Essential))
 		}
 	}
 	if b.f.AnalyticsCookiesAssumed {
-		t.Rows = append(t.Rows, [][]Inline{
-			{{Kind: Missing, Text: b.label("missing.cookieNames")}},
-			text(b.label("cookie.analyticsTool")),
-			text(b.label("purpose.analytics")),
-			{{Kind: Missing, Text: b.label("missing.cookieDuration")}},
-			kind(false),
-		})
+		row(b.missing("cookieNames"), b.str(b.label("cookie.analyticsTool")), b.str(b.label("purpose.analytics")),
+			b.missing("cookieDuration"), kind(false))
 	}
-	if len(t.Rows) == 0 {
-		return nil
+}
+
+func genCookies(b *builder) {
+	var t table
+	b.newTable(&t, "cookie", "provider", "purpose", "duration", "cookieType")
+	b.cookieRows(&t, nil)
+	if len(t.rows) > 0 {
+		b.emit(t.block())
 	}
-	return []Block{t}
 }
 
 // cookiesUnconfirmed names the services whose use of cookies no source
 // confirmed, strictly necessary ones apart from the others.
-func (f *Facts) cookiesUnconfirmed() (essential, other []string) {
-	for _, s := range f.Services {
+func (f *Facts) cookiesUnconfirmed(essential, other []string) ([]string, []string) {
+	for i := range f.Services {
+		s := &f.Services[i]
 		if !s.CookiesUnknown() {
 			continue
 		}
@@ -506,78 +617,112 @@ func (f *Facts) cookiesUnconfirmed() (essential, other []string) {
 // genCookiesUnknown names the services whose use of cookies no source
 // confirmed, without saying either that they set cookies or that they
 // do not.
-func genCookiesUnknown(b *builder) []Block {
-	essential, other := b.f.cookiesUnconfirmed()
-	var out []Block
+func genCookiesUnknown(b *builder) {
+	var eb, ob [16]string
+	essential, other := b.f.cookiesUnconfirmed(eb[:0], ob[:0])
 	if len(essential) > 0 {
-		out = append(out, Block{Kind: Paragraph, Inlines: b.expand(b.jlabel("cookie.unknown.essential"), map[string][]Inline{"services": text(b.join(essential))})})
+		b.emit(Block{Kind: Paragraph, Inlines: b.expand(b.labelSegsFor("cookie.unknown.essential", b.regime.ID), extra{phServices, b.join(essential)})})
 	}
 	if len(other) > 0 {
-		out = append(out, Block{Kind: Paragraph, Inlines: b.expand(b.jlabel("cookie.unknown.nonEssential"), map[string][]Inline{"services": text(b.join(other))})})
+		b.emit(Block{Kind: Paragraph, Inlines: b.expand(b.labelSegsFor("cookie.unknown.nonEssential", b.regime.ID), extra{phServices, b.join(other)})})
 	}
-	return out
 }
 
 // cookiePurposes are the purposes for which cookies that need consent are set.
 var cookiePurposes = []string{"analytics", "advertising", "embedded_content"}
 
-func genCookiePurposes(b *builder) []Block {
-	l := Block{Kind: List, Items: [][]Inline{text(b.label("cookie.purposes.strictlyNecessary"))}}
+func genCookiePurposes(b *builder) {
+	var l list
+	l.init()
+	l.add(b.str(b.label("cookie.purposes.strictlyNecessary")))
 	for _, p := range b.f.Purposes {
 		if slices.Contains(cookiePurposes, p.ID) {
-			l.Items = append(l.Items, text(b.label("purpose."+p.ID)+"."))
+			l.add(b.strs(b.label2("purpose.", p.ID), "."))
 		}
 	}
-	return []Block{l}
+	b.emit(Block{Kind: List, Items: l.items})
 }
 
 // gdprFamily reports whether the GDPR or the UK GDPR applies.
 func (f *Facts) gdprFamily() bool { return f.HasLaw(lawGDPR) || f.HasLaw(lawUKGDPR) }
 
-func genRetentionPurposes(b *builder) []Block {
-	t := Block{Kind: Table, Header: b.header("purpose", "retention")}
+func genRetentionPurposes(b *builder) {
+	var t table
+	b.newTable(&t, "purpose", "retention")
+	gdpr := b.f.gdprFamily()
 	for _, p := range b.f.Purposes {
-		name := b.label("purpose." + p.ID)
-		if !b.f.gdprFamily() {
+		name := b.label2("purpose.", p.ID)
+		if !gdpr {
 			// The CCPA category table refers to purposes by these names.
-			name = b.label("purpose." + p.ID + ".short")
+			name = b.label3("purpose.", p.ID, ".short")
 		}
-		period := b.jlabel("purpose."+p.ID+".retention") + "."
+		var pb [8][]Inline
+		period := pb[:0]
 		if r, ok := b.f.Request.Retention[p.ID]; ok {
-			period = capFirst(strings.TrimSuffix(r, ".")) + "."
+			period = append(period, b.capFirst(b.str(trimDot(r))), b.str("."))
+		} else {
+			period = append(period, b.strs(b.jlabel3("purpose.", p.ID, ".retention"), "."))
 		}
 		// What a provider keeps for the purpose, as it states it.
-		for _, s := range b.f.Services {
+		for i := range b.f.Services {
+			s := &b.f.Services[i]
 			if s.Retention != "" && slices.Contains(s.Purposes, p.ID) {
-				period += " " + b.expandText(b.label("retention.service"), map[string][]Inline{"service": text(s.Name), "retention": text(s.Retention)})
+				period = append(period, b.str(" "), b.labelInlines("retention.service",
+					extra{phService, b.str(s.Name)}, extra{phRetention, b.str(s.Retention)}))
 			}
 		}
-		t.Rows = append(t.Rows, [][]Inline{text(name), text(period)})
+		t.row(b.str(name), b.cat(period...))
 	}
-	return []Block{t}
+	b.emit(t.block())
+}
+
+// trimDot is s without one final full stop.
+func trimDot(s string) string {
+	if len(s) > 0 && s[len(s)-1] == '.' {
+		return s[:len(s)-1]
+	}
+	return s
+}
+
+// jlabel3 is jlabel for the key k1+k2+k3.
+func (b *builder) jlabel3(k1, k2, k3 string) string {
+	var buf [96]byte
+	key := append(append(append(buf[:0], k1...), k2...), k3...)
+	n := len(key)
+	if v, ok := b.t.Labels[string(append(append(key, '.'), b.regime.ID...))]; ok {
+		return v
+	}
+	return b.t.Labels[string(key[:n])]
 }
 
 // genRetentionCategories gives each category its retention: the
 // criterion of its purpose, or, for a category used for several purposes,
 // the longest of their criteria (listed by genRetentionPurposes).
-func genRetentionCategories(b *builder) []Block {
-	t := Block{Kind: Table, Header: b.header("category", "retention")}
+func genRetentionCategories(b *builder) {
+	var t table
+	b.newTable(&t, "category", "retention")
 	for _, c := range b.f.Categories {
-		var shorts []string
+		var sb [32]string
+		shorts := sb[:0]
 		var only string
 		for _, p := range b.f.Purposes {
 			if slices.Contains(c.Purposes, p.ID) {
-				shorts = append(shorts, b.label("purpose."+p.ID+".short"))
-				only = b.jlabel("purpose."+p.ID+".retention") + "."
+				shorts = append(shorts, b.label3("purpose.", p.ID, ".short"))
+				only = b.jlabel3("purpose.", p.ID, ".retention")
 			}
 		}
-		cell := only
-		if len(shorts) > 1 {
-			cell = b.expandText(b.label("retention.longestOf"), map[string][]Inline{"purposes": text(b.join(shorts))})
+		var cell []Inline
+		switch {
+		case len(shorts) > 1:
+			cell = b.labelInlines("retention.longestOf", extra{phPurposes, b.join(shorts)})
+		case len(shorts) == 1:
+			cell = b.strs(only, ".")
+		default:
+			cell = b.str("")
 		}
-		t.Rows = append(t.Rows, [][]Inline{text(b.label("category." + c.ID)), text(cell)})
+		t.row(b.str(b.label2("category.", c.ID)), cell)
 	}
-	return []Block{t}
+	b.emit(t.block())
 }
 
 // ccpaGroup is one statutory CCPA category and what the facts say about it.
@@ -592,10 +737,27 @@ type ccpaGroup struct {
 	discloseFor []string // purposes of those recipients
 }
 
+var ccpaLetters = []string{"A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L", "other"}
+
+// ccpaGroups are the statutory CCPA categories the facts hold, worked out
+// once per document (three generators read them). A pooled builder keeps
+// each group's slices for the next document.
 func (b *builder) ccpaGroups() []ccpaGroup {
-	var groups []ccpaGroup
-	for _, letter := range []string{"A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L", "other"} {
-		g := ccpaGroup{letter: letter}
+	if b.ccpaDone {
+		return b.ccpa
+	}
+	b.ccpaDone = true
+	groups := b.ccpa[:0]
+	for _, letter := range ccpaLetters {
+		if len(groups) < cap(groups) {
+			groups = groups[:len(groups)+1]
+		} else {
+			groups = append(groups, ccpaGroup{})
+		}
+		g := &groups[len(groups)-1]
+		g.letter = letter
+		g.categories, g.sources, g.purposes = g.categories[:0], g.sources[:0], g.purposes[:0]
+		g.soldTo, g.soldFor, g.disclosed, g.discloseFor = g.soldTo[:0], g.soldFor[:0], g.disclosed[:0], g.discloseFor[:0]
 		for _, c := range b.f.Categories {
 			if !slices.Contains(c.CCPA, letter) {
 				continue
@@ -605,7 +767,7 @@ func (b *builder) ccpaGroups() []ccpaGroup {
 			g.purposes = addUnique(g.purposes, c.Purposes...)
 			for _, id := range c.Recipients {
 				s := b.f.service(id)
-				cat := b.label("serviceCategory." + s.Category)
+				cat := b.label2("serviceCategory.", s.Category)
 				if s.SellsOrShares {
 					g.soldTo = addUnique(g.soldTo, cat)
 					g.soldFor = addUnique(g.soldFor, s.Purposes...)
@@ -615,152 +777,159 @@ func (b *builder) ccpaGroups() []ccpaGroup {
 				}
 			}
 		}
-		if len(g.categories) > 0 {
-			slices.Sort(g.sources)
-			groups = append(groups, g)
+		if len(g.categories) == 0 {
+			groups = groups[:len(groups)-1] // the slot serves the next letter
+			continue
 		}
+		slices.Sort(g.sources)
 	}
+	b.ccpa = groups
 	return groups
 }
 
-func (f *Facts) service(id string) ServiceFact {
+func (f *Facts) service(id string) *ServiceFact {
 	i := slices.IndexFunc(f.Services, func(s ServiceFact) bool { return s.ID == id })
-	return f.Services[i]
+	return &f.Services[i]
 }
 
-func genCCPACategories(b *builder) []Block {
-	t := Block{Kind: Table, Header: b.header("ccpaCategory", "examples", "source", "purposes", "soldShared")}
-	for _, g := range b.ccpaGroups() {
-		examples := make([]string, len(g.categories))
-		for i, c := range g.categories {
-			examples[i] = b.examples(c)
-		}
-		srcs := make([]string, len(g.sources))
-		for i, s := range g.sources {
-			srcs[i] = b.label("source." + s)
-		}
-		var ps []string
-		for _, p := range b.f.Purposes {
-			if slices.Contains(g.purposes, p.ID) {
-				ps = addUnique(ps, b.label("purpose."+p.ID+".ccpa"))
-			}
-		}
-		sold := text(b.label("ccpa.soldShared.no"))
-		if len(g.soldTo) > 0 {
-			sold = b.labelInlines("ccpa.soldShared.yes", map[string][]Inline{"recipients": text(b.join(g.soldTo))})
-		}
-		t.Rows = append(t.Rows, [][]Inline{
-			text(b.label("ccpa." + g.letter)),
-			text(strings.Join(examples, "; ")),
-			text(capFirst(b.join(srcs))),
-			text(strings.Join(ps, "; ")),
-			sold,
-		})
+// semicolons lists items separated by "; ".
+func (b *builder) semicolons(items []string) []Inline {
+	if len(items) == 0 {
+		return b.str("")
 	}
-	return []Block{t}
+	out := b.ins.alloc(2*len(items) - 1)
+	for i, it := range items {
+		out[2*i] = Inline{Kind: Plain, Text: it}
+		if i < len(items)-1 {
+			out[2*i+1] = Inline{Kind: Plain, Text: "; "}
+		}
+	}
+	return out
 }
 
-func genCCPASensitive(b *builder) []Block {
-	t := Block{Kind: Table, Header: b.header("category", "purposes", "soldShared")}
+// ccpaPurposeNames names, in CCPA terms and catalog order, the purposes
+// among ids.
+func (b *builder) ccpaPurposeNames(ids []string, dst []string) []string {
+	for _, p := range b.f.Purposes {
+		if slices.Contains(ids, p.ID) {
+			dst = addUnique(dst, b.label3("purpose.", p.ID, ".ccpa"))
+		}
+	}
+	return dst
+}
+
+func genCCPACategories(b *builder) {
+	var t table
+	b.newTable(&t, "ccpaCategory", "examples", "source", "purposes", "soldShared")
+	for _, g := range b.ccpaGroups() {
+		var eb [16][]Inline
+		examples := eb[:0]
+		for i, c := range g.categories {
+			if i > 0 {
+				examples = append(examples, b.str("; "))
+			}
+			examples = append(examples, b.examples(c))
+		}
+		var sb [3]string
+		srcs := sb[:0]
+		for _, s := range g.sources {
+			srcs = append(srcs, b.label2("source.", s))
+		}
+		var pb [32]string
+		ps := b.ccpaPurposeNames(g.purposes, pb[:0])
+		sold := b.str(b.label("ccpa.soldShared.no"))
+		if len(g.soldTo) > 0 {
+			sold = b.labelInlines("ccpa.soldShared.yes", extra{phRecipients, b.join(g.soldTo)})
+		}
+		t.row(b.str(b.label2("ccpa.", g.letter)), b.cat(examples...), b.capFirst(b.join(srcs)), b.semicolons(ps), sold)
+	}
+	b.emit(t.block())
+}
+
+func genCCPASensitive(b *builder) {
+	var t table
+	b.newTable(&t, "category", "purposes", "soldShared")
 	for _, c := range b.f.Categories {
 		if !c.Sensitive {
 			continue
 		}
-		var ps []string
-		for _, p := range b.f.Purposes {
-			if slices.Contains(c.Purposes, p.ID) {
-				ps = addUnique(ps, b.label("purpose."+p.ID+".ccpa"))
-			}
-		}
-		name := b.label("ccpa.sensitive." + c.ID)
+		var pb [32]string
+		ps := b.ccpaPurposeNames(c.Purposes, pb[:0])
+		name := b.label2("ccpa.sensitive.", c.ID)
 		if name == "" {
-			name = b.label("category." + c.ID)
+			name = b.label2("category.", c.ID)
 		}
-		t.Rows = append(t.Rows, [][]Inline{text(name), text(strings.Join(ps, "; ")), text(b.label("ccpa.soldShared.no"))})
+		t.row(b.str(name), b.semicolons(ps), b.str(b.label("ccpa.soldShared.no")))
 	}
-	return []Block{t}
+	b.emit(t.block())
 }
 
-func genCCPASold(b *builder) []Block {
-	t := Block{Kind: Table, Header: b.header("ccpaCategory", "thirdParties", "sellPurposes")}
+func genCCPASold(b *builder) {
+	var t table
+	b.newTable(&t, "ccpaCategory", "thirdParties", "sellPurposes")
 	for _, g := range b.ccpaGroups() {
 		if len(g.soldTo) > 0 {
-			t.Rows = append(t.Rows, [][]Inline{text(b.label("ccpa." + g.letter)), text(b.join(g.soldTo)), text(b.ccpaPurposes(g.soldFor))})
+			var pb [32]string
+			t.row(b.str(b.label2("ccpa.", g.letter)), b.join(g.soldTo), b.semicolons(b.ccpaPurposeNames(g.soldFor, pb[:0])))
 		}
 	}
-	return []Block{t}
+	b.emit(t.block())
 }
 
-func genCCPADisclosed(b *builder) []Block {
-	t := Block{Kind: Table, Header: b.header("ccpaCategory", "disclosedTo", "disclosePurposes")}
+func genCCPADisclosed(b *builder) {
+	var t table
+	b.newTable(&t, "ccpaCategory", "disclosedTo", "disclosePurposes")
 	for _, g := range b.ccpaGroups() {
 		if len(g.disclosed) > 0 {
-			t.Rows = append(t.Rows, [][]Inline{text(b.label("ccpa." + g.letter)), text(b.join(g.disclosed)), text(b.ccpaPurposes(g.discloseFor))})
+			var pb [32]string
+			t.row(b.str(b.label2("ccpa.", g.letter)), b.join(g.disclosed), b.semicolons(b.ccpaPurposeNames(g.discloseFor, pb[:0])))
 		}
 	}
-	if len(t.Rows) == 0 {
-		return []Block{{Kind: Paragraph, Inlines: text(b.label("ccpa.disclosed.none"))}}
+	if len(t.rows) == 0 {
+		b.emit(Block{Kind: Paragraph, Inlines: b.str(b.label("ccpa.disclosed.none"))})
+		return
 	}
-	return []Block{{Kind: Paragraph, Inlines: text(b.label("ccpa.disclosed.intro"))}, t}
+	b.emit(Block{Kind: Paragraph, Inlines: b.str(b.label("ccpa.disclosed.intro"))})
+	b.emit(t.block())
 }
 
-// ccpaPurposes names purposes in CCPA terms, in catalog order.
-func (b *builder) ccpaPurposes(ids []string) string {
-	var out []string
-	for _, p := range b.f.Purposes {
-		if slices.Contains(ids, p.ID) {
-			out = addUnique(out, b.label("purpose."+p.ID+".ccpa"))
-		}
-	}
-	return strings.Join(out, "; ")
-}
-
-func genCCPASources(b *builder) []Block {
-	var all []string
+func genCCPASources(b *builder) {
+	var ab [3]string
+	all := ab[:0]
 	for _, c := range b.f.Categories {
 		all = addUnique(all, c.Sources...)
 	}
-	l := Block{Kind: List}
+	var l list
+	l.init()
+	emails := b.f.hasServiceCategory("email_marketing") || b.f.hasServiceCategory("crm")
 	for _, s := range []string{"you", "device", "derived"} {
 		if slices.Contains(all, s) {
-			key := "source." + s + ".description"
-			if s == "device" && (b.f.hasServiceCategory("email_marketing") || b.f.hasServiceCategory("crm")) {
-				key += ".emails"
+			suffix := ".description"
+			if s == "device" && emails {
+				suffix = ".description.emails"
 			}
-			l.Items = append(l.Items, text(b.label(key)))
+			l.add(b.str(b.label3("source.", s, suffix)))
 		}
 	}
-	return []Block{l}
-}
-
-func capFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
-}
-
-func lowerFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToLower(s[:1]) + s[1:]
+	b.emit(Block{Kind: List, Items: l.items})
 }
 
 // genUSShared (issue 8, US state privacy laws) lists, in the document's
 // own category names, each category of personal data the business shares
 // with third parties (services that do not act only for it) and the
 // categories of those third parties (e.g. Va. Code § 59.1-578(C)(4)-(5)).
-func genUSShared(b *builder) []Block {
-	t := Block{Kind: Table, Header: b.header("category", "thirdParties")}
+func genUSShared(b *builder) {
+	var t table
+	b.newTable(&t, "category", "thirdParties")
 	for _, c := range b.f.Categories {
-		var to []string
+		var tb [16]string
+		to := tb[:0]
 		for _, id := range c.SoldShared {
-			to = addUnique(to, b.label("serviceCategory."+b.f.service(id).Category))
+			to = addUnique(to, b.label2("serviceCategory.", b.f.service(id).Category))
 		}
 		if len(to) > 0 {
-			t.Rows = append(t.Rows, [][]Inline{text(b.label("category." + c.ID)), text(b.join(to))})
+			t.row(b.str(b.label2("category.", c.ID)), b.join(to))
 		}
 	}
-	return []Block{t}
+	b.emit(t.block())
 }

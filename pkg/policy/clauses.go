@@ -76,6 +76,10 @@ type Wording struct {
 type Library struct {
 	Structures map[string]*Structure // by document type
 	Texts      map[string]*Wording   // by language
+
+	// compiled is what generation reads (compile.go); DefaultLibrary
+	// compiles the embedded library.
+	compiled *compiledLibrary
 }
 
 var (
@@ -86,7 +90,20 @@ var (
 
 // DefaultLibrary returns the embedded clause library, parsed on first use.
 func DefaultLibrary() (*Library, error) {
-	libOnce.Do(func() { lib, libErr = LoadLibrary(clauseFiles, "clauses") })
+	libOnce.Do(func() {
+		lib, libErr = LoadLibrary(clauseFiles, "clauses")
+		if libErr != nil {
+			return
+		}
+		laws, err := compliance.Laws()
+		if err != nil {
+			lib, libErr = nil, err
+			return
+		}
+		if lib.compiled, libErr = lib.compile(laws); libErr != nil {
+			lib = nil
+		}
+	})
 	return lib, libErr
 }
 
@@ -227,35 +244,6 @@ func (l *Library) mergePart(p *Structure) error {
 
 // placeholder matches {name} in clause text and labels.
 var placeholder = regexp.MustCompile(`\{([A-Za-z]+)\}`)
-
-// Placeholders clause text may use.
-var placeholders = []string{
-	"businessName", "websiteUrl", "contactEmail", "postalAddress", "effectiveDate",
-	"templateVersion", "authorityName", "authorityUrl", "region", "lawName", "lawShort",
-	"dpoContact", "recipientCategories", "minorsStatement", "soldSharedServices", "provisionExamples",
-	"phone", "tollFreeNumber", "representative", "hostingProvider", "unknownServices", "jointServices",
-	"consentMethod", "emailServices", "memberStateName", "memberAuthorityName", "memberAuthorityUrl",
-	"crossSiteServices", "optOutLinkStatus", "optOutSignalsStatus",
-	// Contract documents (terms, eula, acceptable-use).
-	"governingLaw", "minimumAge", "billingPeriod", "cancellationMethod", "subscriptionTerms",
-	// Disclaimer (issue 8, t2).
-	"affiliateStatus",
-	// Refund policy (issue 8, t3): the voluntary return window in days.
-	"refundWindowDays", "returnShippingPaidBy",
-	// Issue 8, part j1: Quebec's person in charge (privacyOfficer) and
-	// Brazil's encarregado (dpoContact, a placeholder when missing).
-	"privacyOfficer", "encarregado",
-	// Issue 8, part j2: the address New Zealand and South Africa require
-	// and Singapore's data protection officer (j2.go).
-	"requiredAddress", "dataProtectionOfficer",
-	// Shipping policy (issue 8, t4): where the business ships and when it
-	// dispatches (shippingVars).
-	"shippingRegions", "dispatchTime",
-}
-
-// labelPlaceholders are filled in by the generator that uses the label.
-var labelPlaceholders = []string{"url", "recipients", "services", "channels", "examples", "service", "provider", "purposes",
-	"country", "access", "role", "categories", "retention"}
 
 // conditionName reports whether c (without "!") is in the condition vocabulary.
 func conditionName(c string) bool {
@@ -403,7 +391,7 @@ func checkLine(lang, where, line string, bad func(string, ...any)) {
 		return
 	}
 	for _, m := range placeholder.FindAllStringSubmatch(line, -1) {
-		if !slices.Contains(placeholders, m[1]) && !slices.Contains(labelPlaceholders, m[1]) {
+		if _, ok := placeholderNumber(m[1]); !ok {
 			bad("language %s: %s: unknown placeholder {%s}", lang, where, m[1])
 		}
 	}

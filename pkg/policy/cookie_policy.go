@@ -10,38 +10,24 @@ package policy
 // catalog service is a provider other than the business, so each row is a
 // third party's; the catalog does not record a cookie's domain, so the
 // column never claims that a cookie is first-party.
-func genCookieTable(b *builder) []Block {
-	blocks := genCookies(b)
-	if len(blocks) == 0 {
-		return nil
+func genCookieTable(b *builder) {
+	var t table
+	b.newTable(&t, "cookie", "provider", "purpose", "duration", "party", "cookieType")
+	b.cookieRows(&t, b.str(b.label("cookie.party.third")))
+	if len(t.rows) > 0 {
+		b.emit(t.block())
 	}
-	t := blocks[0]
-	const at = 4 // after name, provider, purpose and duration
-	t.Header = insertCell(t.Header, at, text(b.label("table.party")))
-	rows := make([][][]Inline, len(t.Rows))
-	for i, r := range t.Rows {
-		rows[i] = insertCell(r, at, text(b.label("cookie.party.third")))
-	}
-	t.Rows = rows
-	return []Block{t}
-}
-
-func insertCell(row [][]Inline, at int, cell []Inline) [][]Inline {
-	out := make([][]Inline, 0, len(row)+1)
-	out = append(out, row[:at]...)
-	out = append(out, cell)
-	return append(out, row[at:]...)
 }
 
 // genCookiePolicyUnknown names the services whose use of cookies no source
 // confirmed (as @cookiesUnknown does), in the cookie policy's words: it
 // says they wait for consent only where the GDPR family applies and the
 // website asks for consent (consentBanner true).
-func genCookiePolicyUnknown(b *builder) []Block {
-	essential, other := b.f.cookiesUnconfirmed()
-	var out []Block
+func genCookiePolicyUnknown(b *builder) {
+	var eb, ob [16]string
+	essential, other := b.f.cookiesUnconfirmed(eb[:0], ob[:0])
 	para := func(key string, names []string) {
-		out = append(out, Block{Kind: Paragraph, Inlines: b.expand(b.label(key), map[string][]Inline{"services": text(b.join(names))})})
+		b.emit(Block{Kind: Paragraph, Inlines: b.labelInlines(key, extra{phServices, b.join(names)})})
 	}
 	if len(essential) > 0 {
 		para("cookiePolicy.unknown.essential", essential)
@@ -53,5 +39,4 @@ func genCookiePolicyUnknown(b *builder) []Block {
 		}
 		para(key, other)
 	}
-	return out
 }

@@ -1,9 +1,8 @@
 package policy
 
 import (
-	"fmt"
-	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -13,7 +12,9 @@ import (
 )
 
 // Document is the format-neutral tree a policy is rendered from: step 4 of
-// the pipeline. Strings in it are raw; renderers escape them.
+// the pipeline. Strings in it are raw; renderers escape them. A run of
+// plain text may be split over several Plain inlines: renderers write
+// them one after the other, as if they were one.
 type Document struct {
 	Title  []Inline
 	Blocks []Block
@@ -83,98 +84,264 @@ func (e *GapError) Error() string {
 	return "policy: requirements not satisfied by any clause: " + strings.Join(e.Requirements, ", ")
 }
 
-// builder turns facts into a Document in one language.
+// arena hands out slices carved from chunks it keeps: a pooled builder
+// reuses them for the next document, so a document's tree costs no
+// allocation once the chunks have grown to fit.
+type arena[T any] struct {
+	chunks [][]T
+	cur    int // the chunk being carved
+}
+
+const arenaChunk = 1024
+
+// alloc returns n elements (zeroed or written by a previous document:
+// the caller writes every one), capped so that an append copies.
+func (a *arena[T]) alloc(n int) []T {
+	if n == 0 {
+		return nil
+	}
+	for ; a.cur < len(a.chunks); a.cur++ {
+		if c := a.chunks[a.cur]; len(c)+n <= cap(c) {
+			a.chunks[a.cur] = c[:len(c)+n]
+			return c[len(c) : len(c)+n : len(c)+n]
+		}
+	}
+	size := arenaChunk
+	if k := len(a.chunks); k > 0 {
+		size = 2 * cap(a.chunks[k-1])
+	}
+	c := make([]T, n, max(n, size))
+	a.chunks = append(a.chunks, c)
+	a.cur = len(a.chunks) - 1
+	return c[:n:n]
+}
+
+// copy returns a copy of s in the arena.
+func (a *arena[T]) copy(s []T) []T {
+	d := a.alloc(len(s))
+	copy(d, s)
+	return d
+}
+
+// reset makes every chunk free again, dropping what it held so that the
+// garbage collector does not keep a previous document's strings alive.
+func (a *arena[T]) reset() {
+	for i := range a.chunks {
+		clear(a.chunks[i])
+		a.chunks[i] = a.chunks[i][:0]
+	}
+	a.cur = 0
+}
+
+// value is a placeholder's value; ok is false while it has none (the
+// placeholder then stays as written).
+type value struct {
+	ins []Inline
+	ok  bool
+}
+
+// vars are the values of every placeholder.
+type vars [numPlaceholders]value
+
+// extra is a label placeholder's value for one expansion.
+type extra struct {
+	ph  int
+	ins []Inline
+}
+
+// builder turns facts into a Document in one language. A pooled builder
+// (generate.go) keeps its arenas and scratch space between documents.
 type builder struct {
-	f    *Facts
-	t    *Wording
-	date time.Time
-	vars map[string][]Inline
+	f      *Facts
+	t      *Wording
+	labels map[string][]segment
+	lib    *compiledLibrary
+	date   time.Time
+
+	cond conditionBits
+	// vars are the placeholder values the current clause uses: base, or
+	// one listed jurisdiction's (byJurisdiction, set only when the
+	// document covers several).
+	vars           *vars
+	base           vars
+	byJurisdiction []vars // by position in f.Jurisdictions
 	// regime is the jurisdiction whose words the current clause uses
 	// (jlabel, region, law, authority): the primary one, or in a
 	// document for several transfer regimes the regime a clause or table
 	// is about.
 	regime catalog.Jurisdiction
-	// base are the document's placeholder values; byJurisdiction the same
-	// with one listed jurisdiction's region, law, authority and
-	// representative, set only when the document covers several.
-	base           map[string][]Inline
-	byJurisdiction map[string]map[string][]Inline
+
+	ins   arena[Inline]
+	cells arena[[]Inline]
+	rows  arena[[][]Inline]
+
+	blocks []Block
+	// secStart and clauseStart are where the current section's and
+	// clause's blocks begin in blocks; openList is the index of the last
+	// block when it is a list still taking items (kept in items), or -1.
+	secStart, clauseStart, openList int
+	items                           [][]Inline
+	section                         string // the current section's id
+	// heads are the sections given a heading so far, with its block.
+	heads []head
+
+	satisfiedAt []int32  // by checklist position: section<<16 | clause, plus one
+	lawMask     []uint64 // by law position: the listed jurisdictions it covers
+	lawIn       []bool   // by law position: the law applies here
+	ccpa        []ccpaGroup
+	ccpaDone    bool
+}
+
+// head is a section heading in blocks.
+type head struct {
+	block int
+	sec   *compiledSection
+}
+
+// reset prepares a pooled builder for the next document.
+func (b *builder) reset() {
+	b.ins.reset()
+	b.cells.reset()
+	b.rows.reset()
+	clear(b.blocks)
+	b.blocks = b.blocks[:0]
+	b.items = b.items[:0]
+	b.heads = b.heads[:0]
+	b.vars = nil
+	b.byJurisdiction = b.byJurisdiction[:0]
+	b.base = vars{}
+	b.ccpa = b.ccpa[:0]
+	b.ccpaDone = false
+	b.regime = catalog.Jurisdiction{}
 }
 
 func (b *builder) label(key string) string {
 	return b.t.Labels[key]
 }
 
-// labelInlines expands a label's placeholders.
-func (b *builder) labelInlines(key string, extra map[string][]Inline) []Inline {
-	return b.expand(b.label(key), extra)
+// label2 and label3 look up the label whose key is the parts joined,
+// without building the key on the heap.
+func (b *builder) label2(k1, k2 string) string {
+	var buf [96]byte
+	return b.t.Labels[string(append(append(buf[:0], k1...), k2...))]
 }
 
-// expand turns a line of clause text into inlines, substituting
-// placeholders ({name}, ASCII letters; placeholder in clauses.go is the
-// same pattern for the library check). A name with no value stays as
-// written. Plain text runs are merged into one inline.
-func (b *builder) expand(s string, extra map[string][]Inline) []Inline {
-	if s == "" {
-		return nil
+func (b *builder) label3(k1, k2, k3 string) string {
+	var buf [96]byte
+	return b.t.Labels[string(append(append(append(buf[:0], k1...), k2...), k3...))]
+}
+
+// hasLabel2 reports whether the language has the label k1+k2.
+func (b *builder) hasLabel2(k1, k2 string) bool {
+	var buf [96]byte
+	_, ok := b.t.Labels[string(append(append(buf[:0], k1...), k2...))]
+	return ok
+}
+
+// str is s as one run of plain text.
+func (b *builder) str(s string) []Inline {
+	in := b.ins.alloc(1)
+	in[0] = Inline{Kind: Plain, Text: s}
+	return in
+}
+
+// missing is the visible placeholder of a request field left out.
+func (b *builder) missing(field string) []Inline {
+	in := b.ins.alloc(1)
+	in[0] = Inline{Kind: Missing, Text: b.label2("missing.", field)}
+	return in
+}
+
+// link is a link whose text is its address.
+func (b *builder) linkTo(text, url string) []Inline {
+	in := b.ins.alloc(1)
+	in[0] = Inline{Kind: Link, Text: text, URL: url}
+	return in
+}
+
+// cat is the runs one after the other.
+func (b *builder) cat(parts ...[]Inline) []Inline {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
 	}
-	if strings.IndexByte(s, '{') < 0 {
-		return []Inline{{Kind: Plain, Text: s}}
-	}
-	var out []Inline
-	var plain []byte // the plain run being built
-	flush := func() {
-		if len(plain) > 0 {
-			out = append(out, Inline{Kind: Plain, Text: string(plain)})
-			plain = plain[:0]
-		}
-	}
+	out := b.ins.alloc(n)
 	i := 0
-	for {
-		j := strings.IndexByte(s[i:], '{')
-		if j < 0 {
-			break
-		}
-		j += i
-		k := j + 1
-		for k < len(s) && ('a' <= s[k] && s[k] <= 'z' || 'A' <= s[k] && s[k] <= 'Z') {
-			k++
-		}
-		if k == j+1 || k == len(s) || s[k] != '}' {
-			plain = append(plain, s[i:j+1]...)
-			i = j + 1
-			continue
-		}
-		plain = append(plain, s[i:j]...)
-		name := s[j+1 : k]
-		v, ok := extra[name]
-		if !ok {
-			v, ok = b.vars[name]
-		}
-		if !ok {
-			plain = append(plain, s[j:k+1]...)
-		}
-		for _, in := range v {
-			if in.Kind == Plain {
-				plain = append(plain, in.Text...)
-			} else {
-				flush()
-				out = append(out, in)
-			}
-		}
-		i = k + 1
+	for _, p := range parts {
+		i += copy(out[i:], p)
 	}
-	plain = append(plain, s[i:]...)
-	flush()
 	return out
 }
 
-func text(s string) []Inline { return []Inline{{Kind: Plain, Text: s}} }
+// strs is the strings one after the other, as plain text.
+func (b *builder) strs(parts ...string) []Inline {
+	out := b.ins.alloc(len(parts))
+	for i, p := range parts {
+		out[i] = Inline{Kind: Plain, Text: p}
+	}
+	return out
+}
+
+// value returns placeholder ph's value: extra's first, then the clause's.
+func (b *builder) value(ph int, ex []extra) ([]Inline, bool) {
+	for _, e := range ex {
+		if e.ph == ph {
+			return e.ins, true
+		}
+	}
+	if b.vars != nil {
+		if v := &b.vars[ph]; v.ok {
+			return v.ins, true
+		}
+	}
+	return nil, false
+}
+
+// expand fills a compiled line's placeholders. A placeholder with no
+// value stays as written.
+func (b *builder) expand(segs []segment, ex ...extra) []Inline {
+	n := 0
+	for _, s := range segs {
+		if s.ph < 0 {
+			n++
+		} else if v, ok := b.value(s.ph, ex); ok {
+			n += len(v)
+		} else {
+			n++
+		}
+	}
+	out := b.ins.alloc(n)
+	i := 0
+	for _, s := range segs {
+		if s.ph < 0 {
+			out[i] = Inline{Kind: Plain, Text: s.text}
+			i++
+		} else if v, ok := b.value(s.ph, ex); ok {
+			i += copy(out[i:], v)
+		} else {
+			out[i] = Inline{Kind: Plain, Text: "{" + placeholderNames[s.ph] + "}"}
+			i++
+		}
+	}
+	return out
+}
+
+// labelInlines expands a label's placeholders.
+func (b *builder) labelInlines(key string, ex ...extra) []Inline {
+	segs, ok := b.labels[key]
+	if !ok {
+		return nil
+	}
+	return b.expand(segs, ex...)
+}
 
 // userText makes a user-supplied string one line: runs of whitespace,
 // including newlines in a postal address, become ", " or " " so that no
 // format can read structure into them.
 func userText(s string) string {
+	if oneLine(s) {
+		return s
+	}
 	lines := strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' })
 	for i, l := range lines {
 		lines[i] = strings.Join(strings.Fields(l), " ")
@@ -183,51 +350,76 @@ func userText(s string) string {
 	return strings.Join(lines, ", ")
 }
 
+// oneLine reports whether userText would return s unchanged: no line
+// break, no white space but single spaces between words.
+func oneLine(s string) bool {
+	prevSpace := true // no leading space
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 {
+			return false // strings.Fields knows more spaces than ASCII
+		}
+		space := c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+		if space && (prevSpace || c != ' ') {
+			return false
+		}
+		prevSpace = space
+	}
+	return !prevSpace || s == ""
+}
+
 func (b *builder) setVars() {
-	f, req := b.f, b.f.Request
-	missing := func(field string) []Inline {
-		return []Inline{{Kind: Missing, Text: b.label("missing." + field)}}
-	}
-	v := map[string][]Inline{
-		"businessName":    text(userText(req.BusinessName)),
-		"websiteUrl":      {{Kind: Link, Text: req.WebsiteURL, URL: req.WebsiteURL}},
-		"effectiveDate":   text(b.date.Format(b.t.DateFormat)),
-		"templateVersion": text(TemplateVersion),
-		"region":          text(b.label("region." + f.Jurisdiction.ID)),
-		"dpoContact":      text(userText(req.DPOContact)),
-		"phone":           text(req.Phone),
-		"minorsStatement": missing("minorsStatement"),
-		"tollFreeNumber":  missing("tollFreeNumber"),
-		"representative":  missing("representative"),
-		"hostingProvider": missing("hostingProvider"),
-		"consentMethod":   missing("consentMethod"),
-		// Disclaimer (issue 8, t2): shown only while affiliateLinks is not stated.
-		"affiliateStatus": missing("affiliateLinks"),
-	}
+	f, req := b.f, &b.f.Request
+	v := &b.base
+	set := func(ph int, ins []Inline) { v[ph] = value{ins: ins, ok: true} }
+	set(phBusinessName, b.str(userText(req.BusinessName)))
+	set(phWebsiteURL, b.linkTo(req.WebsiteURL, req.WebsiteURL))
+	set(phEffectiveDate, b.str(b.date.Format(b.t.DateFormat)))
+	set(phTemplateVersion, b.str(TemplateVersion))
+	set(phRegion, b.str(b.label2("region.", f.Jurisdiction.ID)))
+	set(phDPOContact, b.str(userText(req.DPOContact)))
+	set(phPhone, b.str(req.Phone))
+	set(phMinorsStatement, b.missing("minorsStatement"))
+	set(phTollFreeNumber, b.missing("tollFreeNumber"))
+	set(phRepresentative, b.missing("representative"))
+	set(phHostingProvider, b.missing("hostingProvider"))
+	set(phConsentMethod, b.missing("consentMethod"))
+	// Disclaimer (issue 8, t2): shown only while affiliateLinks is not stated.
+	set(phAffiliateStatus, b.missing("affiliateLinks"))
 	// Without an opt-out link and signal processing the document says so;
 	// not stated, it shows a placeholder (a todo).
-	v["optOutLinkStatus"], v["optOutSignalsStatus"] = missing("optOutLink"), missing("optOutLink")
 	if req.OptOutLink != nil && !*req.OptOutLink {
-		v["optOutLinkStatus"], v["optOutSignalsStatus"] = text(b.label("optOut.noLink")), text(b.label("optOut.noSignals"))
+		set(phOptOutLinkStatus, b.str(b.label("optOut.noLink")))
+		set(phOptOutSignalsStatus, b.str(b.label("optOut.noSignals")))
+	} else {
+		m := b.missing("optOutLink")
+		set(phOptOutLinkStatus, m)
+		set(phOptOutSignalsStatus, m)
 	}
 	if req.TollFreeNumber != "" {
-		v["tollFreeNumber"] = text(req.TollFreeNumber)
+		set(phTollFreeNumber, b.str(req.TollFreeNumber))
 	}
 	if r := f.representative(); r != "" {
-		v["representative"] = text(userText(r))
+		set(phRepresentative, b.str(userText(r)))
 	}
 	if m := req.SellsMinorsData; m != nil {
-		v["minorsStatement"] = text(b.label(map[bool]string{true: "minors.yes", false: "minors.no"}[*m]))
+		key := "minors.no"
+		if *m {
+			key = "minors.yes"
+		}
+		set(phMinorsStatement, b.str(b.label(key)))
 	}
 	if req.MemberState != "" {
 		if a, ok := f.Jurisdiction.Authorities[req.MemberState]; ok {
-			v["memberStateName"] = text(b.country(req.MemberState))
-			v["memberAuthorityName"] = text(a.Name)
-			v["memberAuthorityUrl"] = []Inline{{Kind: Link, Text: a.URL, URL: a.URL}}
+			set(phMemberStateName, b.str(b.country(req.MemberState)))
+			set(phMemberAuthorityName, b.str(a.Name))
+			set(phMemberAuthorityURL, b.linkTo(a.URL, a.URL))
 		}
 	}
-	var joint, email, cross []string
-	for _, s := range f.Services {
+	var jb, eb, cb [16]string
+	joint, email, cross := jb[:0], eb[:0], cb[:0]
+	for i := range f.Services {
+		s := &f.Services[i]
 		if s.JointController != nil && *s.JointController {
 			joint = append(joint, s.Name)
 		}
@@ -238,357 +430,517 @@ func (b *builder) setVars() {
 			cross = append(cross, s.Name)
 		}
 	}
-	v["jointServices"] = text(b.join(joint))
-	v["emailServices"] = text(b.join(email))
-	v["crossSiteServices"] = text(capFirst(b.join(cross)))
-	v["unknownServices"] = text(b.join(f.Unknown))
+	set(phJointServices, b.join(joint))
+	set(phEmailServices, b.join(email))
+	set(phCrossSiteServices, b.capFirst(b.join(cross)))
+	set(phUnknownServices, b.join(f.Unknown))
 	if req.ContactEmail != "" {
-		v["contactEmail"] = []Inline{{Kind: Link, Text: req.ContactEmail, URL: "mailto:" + req.ContactEmail}}
+		set(phContactEmail, b.linkTo(req.ContactEmail, "mailto:"+req.ContactEmail))
 	} else {
-		v["contactEmail"] = missing("contactEmail")
+		set(phContactEmail, b.missing("contactEmail"))
 	}
-	v["postalAddress"] = text(userText(req.PostalAddress))
 	// Issue 8, part j3: a clause that must give the address (APPI Art.
 	// 32(1)(i), Thai PDPA s 23(5)) shows a placeholder when it is missing;
 	// the other clauses use it only under hasPostalAddress.
 	if req.PostalAddress == "" {
-		v["postalAddress"] = missing("postalAddress")
+		set(phPostalAddress, b.missing("postalAddress"))
+	} else {
+		set(phPostalAddress, b.str(userText(req.PostalAddress)))
 	}
 	// The same for the Indian Grievance Officer (IT (SPDI) Rules 2011,
 	// r 5(9)); the other clauses use dpoContact only under hasDPO.
 	if req.DPOContact == "" {
-		v["dpoContact"] = missing("dpoContact")
+		set(phDPOContact, b.missing("dpoContact"))
 	}
 	if a := f.Jurisdiction.Authority; a != nil {
-		v["authorityName"] = text(a.Name)
-		v["authorityUrl"] = []Inline{{Kind: Link, Text: a.URL, URL: a.URL}}
+		set(phAuthorityName, b.str(a.Name))
+		set(phAuthorityURL, b.linkTo(a.URL, a.URL))
 	}
 	for _, l := range f.Laws {
-		if n := b.label("law." + l.ID); n != "" {
-			v["lawName"] = text(n)
-			v["lawShort"] = text(b.label("lawShort." + l.ID))
+		if n := b.label2("law.", l.ID); n != "" {
+			set(phLawName, b.str(n))
+			set(phLawShort, b.str(b.label2("lawShort.", l.ID)))
 		}
 	}
-	var cats []string
-	for _, s := range f.Services {
-		cats = addUnique(cats, b.label("serviceCategory."+s.Category))
+	var kb [24]string
+	cats := kb[:0]
+	for i := range f.Services {
+		cats = addUnique(cats, b.label2("serviceCategory.", f.Services[i].Category))
 	}
 	if len(f.Unknown) > 0 {
 		cats = addUnique(cats, b.label("serviceCategory.unknown"))
 	}
-	v["recipientCategories"] = text(b.join(cats))
-	var sold []string
-	for _, s := range f.Services {
-		if s.SellsOrShares {
-			sold = append(sold, s.Name)
+	set(phRecipientCategories, b.join(cats))
+	var sb [16]string
+	sold := sb[:0]
+	for i := range f.Services {
+		if f.Services[i].SellsOrShares {
+			sold = append(sold, f.Services[i].Name)
 		}
 	}
-	v["soldSharedServices"] = text(b.join(sold))
-	var without []string
+	set(phSoldSharedServices, b.join(sold))
+	var wb [24]string
+	without := wb[:0]
 	for _, p := range f.Purposes {
-		if w, ok := b.t.Labels["purpose."+p.ID+".withoutData"]; ok {
+		var buf [96]byte
+		if w, ok := b.t.Labels[string(append(append(append(buf[:0], "purpose."...), p.ID...), ".withoutData"...))]; ok {
 			without = append(without, w)
 		}
 	}
-	v["provisionExamples"] = text(b.joinOr(without))
+	set(phProvisionExamples, b.joinWith(without, b.label("listLastSeparatorOr")))
 	// Issue 8, part j1: the person in charge in Québec (s. 3.1) and the
 	// encarregado in Brazil (LGPD Art. 41) must be named; missing, they are
 	// placeholders (and todos).
-	v["privacyOfficer"], v["encarregado"] = missing("privacyOfficer"), missing("encarregado")
+	set(phPrivacyOfficer, b.missing("privacyOfficer"))
+	set(phEncarregado, b.missing("encarregado"))
 	if req.PrivacyOfficer != "" {
-		v["privacyOfficer"] = text(userText(req.PrivacyOfficer))
+		set(phPrivacyOfficer, b.str(userText(req.PrivacyOfficer)))
 	}
 	if req.DPOContact != "" {
-		v["encarregado"] = text(userText(req.DPOContact))
+		set(phEncarregado, b.str(userText(req.DPOContact)))
 	}
-	b.contractVars(v, missing)
-	b.shippingVars(v, missing) // shipping policy (issue 8, t4)
-	b.varsJ2(v)                // issue 8, part j2 (j2.go)
+	b.contractVars(v)
+	b.shippingVars(v) // shipping policy (issue 8, t4)
+	b.varsJ2(v)       // issue 8, part j2 (j2.go)
 	b.regime = f.Jurisdiction
-	if len(f.Jurisdictions) > 1 {
-		// Each listed jurisdiction's words: its region, its law (as in a
-		// document for it alone: its last law with a name label), its
-		// authority and Art. 27 representative.
-		b.byJurisdiction = map[string]map[string][]Inline{}
-		for _, r := range f.Jurisdictions {
-			rv := maps.Clone(v)
-			rv["region"] = text(b.label("region." + r.ID))
-			for _, l := range f.Laws {
-				if n := b.label("law." + l.ID); n != "" && slices.Contains(l.Jurisdictions, r.ID) {
-					rv["lawName"], rv["lawShort"] = text(n), text(b.label("lawShort."+l.ID))
-				}
-			}
-			if a := r.Authority; a != nil {
-				rv["authorityName"] = text(a.Name)
-				rv["authorityUrl"] = []Inline{{Kind: Link, Text: a.URL, URL: a.URL}}
-			}
-			if rep := f.representativeFor(r); rep != "" {
-				rv["representative"] = text(userText(rep))
-			} else {
-				rv["representative"] = missing("representative")
-			}
-			b.byJurisdiction[r.ID] = rv
+	b.vars = &b.base
+	if len(f.Jurisdictions) < 2 {
+		return
+	}
+	// Each listed jurisdiction's words: its region, its law (as in a
+	// document for it alone: its last law with a name label), its
+	// authority and Art. 27 representative.
+	if cap(b.byJurisdiction) < len(f.Jurisdictions) {
+		b.byJurisdiction = make([]vars, len(f.Jurisdictions))
+	}
+	b.byJurisdiction = b.byJurisdiction[:len(f.Jurisdictions)]
+	primary := 0
+	for i := range f.Jurisdictions {
+		r := &f.Jurisdictions[i]
+		if r.ID == f.Jurisdiction.ID {
+			primary = i
 		}
-		// Clauses about no one jurisdiction speak of the primary one's law,
-		// or, with several transfer regimes, of all of them at once.
-		v = maps.Clone(b.byJurisdiction[f.Jurisdiction.ID])
-		if len(f.Regimes) > 1 {
-			var regions, names, shorts []string
-			for _, r := range f.Regimes {
-				rv := b.byJurisdiction[r.ID]
-				regions = append(regions, b.label("region."+r.ID))
-				if n, ok := rv["lawName"]; ok {
-					names, shorts = append(names, n[0].Text), append(shorts, rv["lawShort"][0].Text)
-				}
+		rv := &b.byJurisdiction[i]
+		*rv = *v
+		rv[phRegion] = value{ins: b.str(b.label2("region.", r.ID)), ok: true}
+		for _, l := range f.Laws {
+			if n := b.label2("law.", l.ID); n != "" && slices.Contains(l.Jurisdictions, r.ID) {
+				rv[phLawName] = value{ins: b.str(n), ok: true}
+				rv[phLawShort] = value{ins: b.str(b.label2("lawShort.", l.ID)), ok: true}
 			}
-			v["region"], v["lawName"], v["lawShort"] = text(b.join(regions)), text(b.join(names)), text(b.join(shorts))
+		}
+		if a := r.Authority; a != nil {
+			rv[phAuthorityName] = value{ins: b.str(a.Name), ok: true}
+			rv[phAuthorityURL] = value{ins: b.linkTo(a.URL, a.URL), ok: true}
+		}
+		if rep := f.representativeFor(r); rep != "" {
+			rv[phRepresentative] = value{ins: b.str(userText(rep)), ok: true}
+		} else {
+			rv[phRepresentative] = value{ins: b.missing("representative"), ok: true}
 		}
 	}
-	b.base = v
-	b.vars = v
+	// Clauses about no one jurisdiction speak of the primary one's law,
+	// or, with several transfer regimes, of all of them at once.
+	*v = b.byJurisdiction[primary]
+	if len(f.Regimes) > 1 {
+		var rb, nb, sb [8]string
+		regions, names, shorts := rb[:0], nb[:0], sb[:0]
+		for i := range f.Regimes {
+			r := &f.Regimes[i]
+			rv := &b.byJurisdiction[jurisdictionIndex(f.Jurisdictions, r.ID)]
+			regions = append(regions, b.label2("region.", r.ID))
+			if n := rv[phLawName]; n.ok {
+				names, shorts = append(names, n.ins[0].Text), append(shorts, rv[phLawShort].ins[0].Text)
+			}
+		}
+		v[phRegion] = value{ins: b.join(regions), ok: true}
+		v[phLawName] = value{ins: b.join(names), ok: true}
+		v[phLawShort] = value{ins: b.join(shorts), ok: true}
+	}
+}
+
+// jurisdictionIndex is the position of the jurisdiction id in js.
+func jurisdictionIndex(js []catalog.Jurisdiction, id string) int {
+	return slices.IndexFunc(js, func(j catalog.Jurisdiction) bool { return j.ID == id })
 }
 
 // contractVars fills the placeholders of the contract documents (terms,
 // eula, acceptable-use): the governing law, the minimum age and the
 // subscription terms, each a placeholder (and a todo) when not given.
-func (b *builder) contractVars(v map[string][]Inline, missing func(string) []Inline) {
-	req := b.f.Request
-	v["governingLaw"], v["minimumAge"] = missing("governingLaw"), missing("minimumAge")
-	v["subscriptionTerms"] = missing("subscriptions")
-	v["billingPeriod"], v["cancellationMethod"] = missing("billingPeriod"), missing("cancellation")
+func (b *builder) contractVars(v *vars) {
+	req := &b.f.Request
+	set := func(ph int, ins []Inline) { v[ph] = value{ins: ins, ok: true} }
+	set(phGoverningLaw, b.missing("governingLaw"))
+	set(phMinimumAge, b.missing("minimumAge"))
+	set(phSubscriptionTerms, b.missing("subscriptions"))
+	set(phBillingPeriod, b.missing("billingPeriod"))
+	set(phCancellationMethod, b.missing("cancellation"))
 	if req.GoverningLaw != "" {
-		v["governingLaw"] = text(governingLawName(req.GoverningLaw))
+		set(phGoverningLaw, b.str(governingLawName(req.GoverningLaw)))
 	}
 	if req.MinimumAge > 0 {
-		v["minimumAge"] = text(fmt.Sprint(req.MinimumAge))
+		set(phMinimumAge, b.str(smallInt(req.MinimumAge)))
 	}
 	// Refund policy (issue 8, t3): the voluntary return window.
-	v["refundWindowDays"] = missing("refundWindowDays")
-	v["returnShippingPaidBy"] = missing("returnShippingPaidBy") // used only while not stated
+	set(phRefundWindowDays, b.missing("refundWindowDays"))
+	set(phReturnShippingPaidBy, b.missing("returnShippingPaidBy")) // used only while not stated
 	if d := req.RefundWindowDays; d != nil {
-		v["refundWindowDays"] = text(fmt.Sprint(*d))
+		set(phRefundWindowDays, b.str(smallInt(*d)))
 	}
 	if s := req.Subscriptions; s != nil && s.BillingPeriod != "" {
-		v["billingPeriod"] = text(b.label("billingPeriod." + s.BillingPeriod))
+		set(phBillingPeriod, b.str(b.label2("billingPeriod.", s.BillingPeriod)))
 	}
 	if s := req.Subscriptions; s != nil && s.Cancellation != "" {
-		v["cancellationMethod"] = b.labelInlines("cancellation."+s.Cancellation, map[string][]Inline{"websiteUrl": v["websiteUrl"], "contactEmail": v["contactEmail"]})
+		set(phCancellationMethod, b.labelInlines("cancellation."+s.Cancellation,
+			extra{phWebsiteURL, v[phWebsiteURL].ins}, extra{phContactEmail, v[phContactEmail].ins}))
 	}
+}
+
+// smallInts are the decimal forms of the numbers requests give (ages,
+// days), so that writing one allocates nothing.
+var smallInts = func() (t [366]string) {
+	for i := range t {
+		t[i] = strconv.Itoa(i)
+	}
+	return t
+}()
+
+func smallInt(n int) string {
+	if n >= 0 && n < len(smallInts) {
+		return smallInts[n]
+	}
+	return strconv.Itoa(n)
 }
 
 // shippingVars fills the shipping policy's placeholders (issue 8, t4):
 // where the business ships ("shippingRegions") and when it dispatches
 // ("dispatchTime"), each a placeholder (and a todo) when not given.
-func (b *builder) shippingVars(v map[string][]Inline, missing func(string) []Inline) {
-	req := b.f.Request
-	v["shippingRegions"], v["dispatchTime"] = missing("shippingRegions"), missing("dispatchDays")
+func (b *builder) shippingVars(v *vars) {
+	req := &b.f.Request
+	v[phShippingRegions] = value{ins: b.missing("shippingRegions"), ok: true}
+	v[phDispatchTime] = value{ins: b.missing("dispatchDays"), ok: true}
 	if len(req.ShippingRegions) > 0 {
-		names := make([]string, len(req.ShippingRegions))
-		for i, code := range req.ShippingRegions {
+		var nb [16]string
+		names := nb[:0]
+		for _, code := range req.ShippingRegions {
 			switch code {
 			case ShipWorldwide, ShipEU:
-				names[i] = b.label("shipTo." + code)
+				names = append(names, b.label2("shipTo.", code))
 			default:
-				names[i] = CountryName(code)
+				names = append(names, CountryName(code))
 			}
 		}
-		v["shippingRegions"] = text(b.join(names))
+		v[phShippingRegions] = value{ins: b.join(names), ok: true}
 	}
 	if d := req.DispatchDays; d != nil {
 		switch *d {
 		case 0:
-			v["dispatchTime"] = text(b.label("dispatch.sameDay"))
+			v[phDispatchTime] = value{ins: b.str(b.label("dispatch.sameDay")), ok: true}
 		case 1:
-			v["dispatchTime"] = text(b.label("dispatch.oneDay"))
+			v[phDispatchTime] = value{ins: b.str(b.label("dispatch.oneDay")), ok: true}
 		default:
-			v["dispatchTime"] = text(strings.ReplaceAll(b.label("dispatch.days"), "#", fmt.Sprint(*d)))
+			// "# business days": the number in place of "#".
+			before, after, _ := strings.Cut(b.label("dispatch.days"), "#")
+			v[phDispatchTime] = value{ins: b.strs(before, smallInt(*d), after), ok: true}
 		}
 	}
 }
 
 // join lists items in prose: "a, b and c".
-func (b *builder) join(items []string) string {
-	switch len(items) {
-	case 0:
-		return b.label("none")
-	case 1:
-		return items[0]
-	}
-	return strings.Join(items[:len(items)-1], b.label("listSeparator")) + b.label("listLastSeparator") + items[len(items)-1]
+func (b *builder) join(items []string) []Inline {
+	return b.joinWith(items, b.label("listLastSeparator"))
 }
 
-// joinOr lists alternatives in prose: "a, b or c".
-func (b *builder) joinOr(items []string) string {
-	if len(items) < 2 {
-		return b.join(items)
+// joinWith lists items in prose with last before the last item ("a, b or c").
+func (b *builder) joinWith(items []string, last string) []Inline {
+	switch len(items) {
+	case 0:
+		return b.str(b.label("none"))
+	case 1:
+		return b.str(items[0])
 	}
-	return strings.Join(items[:len(items)-1], b.label("listSeparator")) + b.label("listLastSeparatorOr") + items[len(items)-1]
+	sep := b.label("listSeparator")
+	out := b.ins.alloc(2*len(items) - 1)
+	for i, it := range items {
+		out[2*i] = Inline{Kind: Plain, Text: it}
+		if i < len(items)-1 {
+			s := sep
+			if i == len(items)-2 {
+				s = last
+			}
+			out[2*i+1] = Inline{Kind: Plain, Text: s}
+		}
+	}
+	return out
+}
+
+// upperASCII and lowerASCII are the one-letter strings capFirst and
+// lowerFirst put in front of the rest of a word.
+const (
+	upperASCII = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	lowerASCII = "abcdefghijklmnopqrstuvwxyz"
+)
+
+// capFirst upper-cases the first letter of the first run of ins, as
+// strings.ToUpper does to the first byte.
+func (b *builder) capFirst(ins []Inline) []Inline { return b.caseFirst(ins, true) }
+
+// lowerFirst lower-cases the first byte of s, in runs.
+func (b *builder) lowerFirst(s string) []Inline {
+	return b.caseFirst(b.str(s), false)
+}
+
+func (b *builder) caseFirst(ins []Inline, upper bool) []Inline {
+	if len(ins) == 0 || ins[0].Kind != Plain {
+		return ins
+	}
+	first, rest, split := splitFirst(ins[0].Text, upper)
+	if !split {
+		return ins
+	}
+	out := b.ins.alloc(len(ins) + 1)
+	out[0] = Inline{Kind: Plain, Text: first}
+	out[1] = Inline{Kind: Plain, Text: rest}
+	copy(out[2:], ins[1:])
+	return out
+}
+
+// splitFirst splits s into its first byte, upper- or lower-cased as
+// strings.ToUpper or ToLower does it, and the rest; split is false when
+// the case change leaves s as it is.
+func splitFirst(s string, upper bool) (first, rest string, split bool) {
+	if s == "" {
+		return "", "", false
+	}
+	switch c := s[0]; {
+	case upper && 'a' <= c && c <= 'z':
+		return upperASCII[c-'a' : c-'a'+1], s[1:], true
+	case !upper && 'A' <= c && c <= 'Z':
+		return lowerASCII[c-'A' : c-'A'+1], s[1:], true
+	case c < 0x80:
+		return "", "", false
+	case upper:
+		return strings.ToUpper(s[:1]), s[1:], true
+	}
+	return strings.ToLower(s[:1]), s[1:], true
+}
+
+// lowerFirstString is lowerFirst as a string, for comparisons.
+func lowerFirstString(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}
+
+// sameLowerFirst reports whether a and b are equal once their first byte
+// is lower-cased (lowerFirstString), without building either when both
+// start with ASCII.
+func sameLowerFirst(a, b string) bool {
+	if a == "" || b == "" || a[0] >= 0x80 || b[0] >= 0x80 {
+		return lowerFirstString(a) == lowerFirstString(b)
+	}
+	lower := func(c byte) byte {
+		if 'A' <= c && c <= 'Z' {
+			return c + 'a' - 'A'
+		}
+		return c
+	}
+	return len(a) == len(b) && lower(a[0]) == lower(b[0]) && a[1:] == b[1:]
 }
 
 // useJurisdiction makes r's words current (the document's own when r is
 // the zero value).
-func (b *builder) useJurisdiction(r catalog.Jurisdiction) {
-	if rv, ok := b.byJurisdiction[r.ID]; ok {
-		b.regime, b.vars = r, rv
-		return
+func (b *builder) useJurisdiction(r *catalog.Jurisdiction) {
+	if r != nil && len(b.byJurisdiction) > 0 {
+		if i := jurisdictionIndex(b.f.Jurisdictions, r.ID); i >= 0 {
+			b.regime, b.vars = *r, &b.byJurisdiction[i]
+			return
+		}
 	}
-	b.regime, b.vars = b.f.Jurisdiction, b.base
+	b.regime, b.vars = b.f.Jurisdiction, &b.base
 }
 
 // clauseJurisdiction is the one listed jurisdiction whose laws a clause
 // satisfies (the UK complaint clause satisfies UK GDPR only; Brazil's
-// clauses the LGPD), or the zero value for a clause about several
-// jurisdictions or none, which speaks with the document's own words.
-func (b *builder) clauseJurisdiction(c Clause) catalog.Jurisdiction {
-	var found []catalog.Jurisdiction
-	for i, id := range c.Satisfies {
-		r, ok := compliance.FindRequirement(b.f.Laws, id)
-		if !ok {
+// clauses the LGPD), or nil for a clause about several jurisdictions or
+// none, which speaks with the document's own words.
+func (b *builder) clauseJurisdiction(c *compiledClause) *catalog.Jurisdiction {
+	var found uint64
+	started := false
+	for _, r := range c.satisfies {
+		law := b.lib.requirementLaw[r]
+		if !b.lawIn[law] {
 			continue
 		}
-		li := slices.IndexFunc(b.f.Laws, func(l compliance.Law) bool { return l.ID == r.Law })
-		covered := slices.DeleteFunc(slices.Clone(b.f.Jurisdictions), func(j catalog.Jurisdiction) bool {
-			return !slices.Contains(b.f.Laws[li].Jurisdictions, j.ID)
-		})
-		if i == 0 || found == nil {
-			found = covered
+		if !started {
+			found, started = b.lawMask[law], true
 			continue
 		}
-		found = slices.DeleteFunc(found, func(j catalog.Jurisdiction) bool {
-			return !slices.ContainsFunc(covered, func(k catalog.Jurisdiction) bool { return k.ID == j.ID })
-		})
+		found &= b.lawMask[law]
 	}
-	if len(found) != 1 {
-		return catalog.Jurisdiction{}
+	if found == 0 || found&(found-1) != 0 {
+		return nil
 	}
-	return found[0]
-}
-
-// holds reports whether every condition of when holds: "x" holds when x
-// does, "!x" when x does not, and "a|b" when either of its alternatives
-// (each possibly negated) holds.
-func holds(cond map[string]bool, when []string) bool {
-	one := func(w string) bool {
-		if name, neg := strings.CutPrefix(w, "!"); neg {
-			return !cond[name]
-		}
-		return cond[w]
-	}
-	for _, w := range when {
-		ok := false
-		for alt := range strings.SplitSeq(w, "|") {
-			if one(alt) {
-				ok = true
-				break
-			}
-		}
-		if !ok {
-			return false
+	for i := range b.f.Jurisdictions {
+		if found == 1<<i {
+			return &b.f.Jurisdictions[i]
 		}
 	}
-	return true
+	return nil
 }
 
 // build selects the clauses whose conditions hold and assembles the tree,
 // recording which section satisfies each requirement.
-func (b *builder) build(s *Structure, applicable []compliance.Requirement) (*Document, error) {
+func (b *builder) build(p *program, applicable []compliance.Requirement, doc *Document) error {
 	b.setVars()
-	cond := b.f.conditions()
-	n := 0
-	for _, sec := range s.Sections {
-		n += 1 + len(sec.Clauses)
-	}
-	doc := &Document{Title: text(b.t.Titles[s.Type]), Blocks: make([]Block, 0, n)}
-	satisfied := make(map[string][2]string, len(applicable))
-	var blocks []Block // one section's, reused
-	for _, sec := range s.Sections {
-		if !holds(cond, sec.When) {
+	b.f.conditionBits(&b.cond, b.lib.conditions)
+	b.prepareLaws()
+	cond := b.cond.bits
+	multi := len(b.byJurisdiction) > 0
+	doc.Title = b.str(p.title)
+	b.openList = -1
+	for si := range p.sections {
+		sec := &p.sections[si]
+		if !sec.when.holds(cond) {
 			continue
 		}
-		blocks = blocks[:0]
-		for _, c := range sec.Clauses {
-			if !holds(cond, c.When) {
+		at := len(b.blocks)
+		b.section = sec.id
+		b.blocks = append(b.blocks, Block{})
+		b.secStart = len(b.blocks)
+		for ci := range sec.clauses {
+			c := &sec.clauses[ci]
+			if !c.when.holds(cond) {
 				continue
 			}
-			if b.byJurisdiction != nil {
+			if multi {
 				b.useJurisdiction(b.clauseJurisdiction(c))
 			}
-			cb, err := b.clause(c.ID, sec.ID)
-			if err != nil {
-				return nil, err
+			b.clauseStart = len(b.blocks)
+			for li := range c.lines {
+				b.line(&c.lines[li])
 			}
-			// A clause that only adds list items continues the list of
-			// the clause before it.
-			if n := len(blocks); n > 0 && len(cb) > 0 && blocks[n-1].Kind == List && cb[0].Kind == List {
-				blocks[n-1].Items = append(blocks[n-1].Items, cb[0].Items...)
-				cb = cb[1:]
-			}
-			blocks = append(blocks, cb...)
-			for _, r := range c.Satisfies {
-				if _, done := satisfied[r]; !done {
-					satisfied[r] = [2]string{sec.ID, c.ID}
+			for _, r := range c.satisfies {
+				if b.satisfiedAt[r] == 0 {
+					b.satisfiedAt[r] = int32(si<<16|ci) + 1
 				}
 			}
 		}
-		if len(blocks) == 0 {
+		b.closeList()
+		if len(b.blocks) == b.secStart {
+			b.blocks = b.blocks[:at]
 			continue
 		}
-		heading := b.t.Sections[sec.ID]
-		doc.Blocks = append(doc.Blocks, Block{Kind: Heading, Level: 2, Section: sec.ID, Anchor: slug(heading), Inlines: text(heading)})
-		doc.Blocks = append(doc.Blocks, blocks...)
+		b.blocks[at] = Block{Kind: Heading, Level: 2, Section: sec.id, Anchor: sec.anchor, Inlines: b.str(sec.heading)}
+		b.heads = append(b.heads, head{block: at, sec: sec})
 	}
-	fillContents(doc)
+	if multi {
+		b.useJurisdiction(nil)
+	}
+	doc.Blocks = b.blocks
+	b.fillContents(doc)
 	doc.Evidence = make([]Evidence, 0, len(applicable))
 	var gaps []string
 	for _, r := range applicable {
-		where, ok := satisfied[r.ID]
-		if !ok {
+		n := b.lib.requirements[r.ID]
+		at := b.satisfiedAt[n] - 1
+		if at < 0 {
 			gaps = append(gaps, r.ID)
 			continue
 		}
-		heading := b.t.Sections[where[0]]
-		doc.Evidence = append(doc.Evidence, Evidence{Requirement: r.ID, Citation: r.Citation, Section: where[0], Heading: heading, Anchor: slug(heading), Clause: where[1]})
+		sec := &p.sections[at>>16]
+		doc.Evidence = append(doc.Evidence, Evidence{Requirement: r.ID, Citation: r.Citation, Section: sec.id,
+			Heading: sec.heading, Anchor: sec.anchor, Clause: sec.clauses[at&0xffff].id})
 	}
 	if len(gaps) > 0 {
-		return doc, &GapError{Requirements: gaps}
+		return &GapError{Requirements: gaps}
 	}
-	return doc, nil
+	return nil
 }
 
-// clause turns one clause's lines into blocks: "- " lines become list
-// items, "!" lines prominent paragraphs, "@name" lines generated blocks,
-// anything else a paragraph.
-func (b *builder) clause(id, section string) ([]Block, error) {
-	lines, ok := b.t.Clauses[id]
-	if !ok {
-		return nil, fmt.Errorf("policy: language %s has no text for clause %s", b.t.Language, id)
+// prepareLaws clears the record of satisfied requirements and notes which
+// laws apply and, in a document for several jurisdictions, which of them
+// each law covers (clauseJurisdiction).
+func (b *builder) prepareLaws() {
+	n, nl := len(b.lib.requirementLaw), len(b.lib.laws)
+	if cap(b.satisfiedAt) < n {
+		b.satisfiedAt = make([]int32, n)
 	}
-	var out []Block
-	for _, line := range lines {
-		switch {
-		case strings.HasPrefix(line, "@"):
-			gen, ok := generators[line[1:]]
-			if !ok {
-				return nil, fmt.Errorf("policy: clause %s: unknown generator %s", id, line)
+	b.satisfiedAt = b.satisfiedAt[:n]
+	clear(b.satisfiedAt)
+	if cap(b.lawIn) < nl {
+		b.lawIn, b.lawMask = make([]bool, nl), make([]uint64, nl)
+	}
+	b.lawIn, b.lawMask = b.lawIn[:nl], b.lawMask[:nl]
+	clear(b.lawIn)
+	clear(b.lawMask)
+	for _, l := range b.f.Laws {
+		i := slices.Index(b.lib.laws, l.ID)
+		if i < 0 {
+			continue
+		}
+		b.lawIn[i] = true
+		for j := range b.f.Jurisdictions {
+			if j < 64 && slices.Contains(l.Jurisdictions, b.f.Jurisdictions[j].ID) {
+				b.lawMask[i] |= 1 << j
 			}
-			for _, blk := range gen(b) {
-				blk.Section = section
-				out = append(out, blk)
-			}
-		case strings.HasPrefix(line, "- "):
-			item := b.expand(line[2:], nil)
-			if n := len(out); n > 0 && out[n-1].Kind == List {
-				out[n-1].Items = append(out[n-1].Items, item)
-			} else {
-				out = append(out, Block{Kind: List, Section: section, Items: [][]Inline{item}})
-			}
-		case strings.HasPrefix(line, "!"):
-			out = append(out, Block{Kind: Paragraph, Strong: true, Section: section, Inlines: b.expand(line[1:], nil)})
-		default:
-			out = append(out, Block{Kind: Paragraph, Section: section, Inlines: b.expand(line, nil)})
 		}
 	}
-	return out, nil
+}
+
+// line adds one compiled clause line to the document.
+func (b *builder) line(l *line) {
+	switch l.kind {
+	case lineGenerator:
+		l.gen(b)
+	case lineItem:
+		item := b.expand(l.segs)
+		if b.openList >= 0 {
+			b.items = append(b.items, item)
+			return
+		}
+		b.blocks = append(b.blocks, Block{Kind: List, Section: b.section})
+		b.openList = len(b.blocks) - 1
+		b.items = append(b.items, item)
+	case lineStrong:
+		b.emit(Block{Kind: Paragraph, Strong: true, Inlines: b.expand(l.segs)})
+	default:
+		b.emit(Block{Kind: Paragraph, Inlines: b.expand(l.segs)})
+	}
+}
+
+// emit adds a block to the current section. A list block continues the
+// list before it when it is the first block of its clause (a clause that
+// only adds list items continues the list of the clause before it); list
+// items that follow it in the clause join it.
+func (b *builder) emit(blk Block) {
+	blk.Section = b.section
+	if blk.Kind == List {
+		if b.openList >= 0 && len(b.blocks) == b.clauseStart {
+			b.items = append(b.items, blk.Items...)
+			return
+		}
+		b.closeList()
+		items := blk.Items
+		blk.Items = nil
+		b.blocks = append(b.blocks, blk)
+		b.openList = len(b.blocks) - 1
+		b.items = append(b.items, items...)
+		return
+	}
+	b.closeList()
+	b.blocks = append(b.blocks, blk)
+}
+
+// closeList stores the open list's items.
+func (b *builder) closeList() {
+	if b.openList < 0 {
+		return
+	}
+	b.blocks[b.openList].Items = b.cells.copy(b.items)
+	b.items = b.items[:0]
+	b.openList = -1
 }
 
 // contentsSection holds the table of contents; summarySection the summary.
@@ -599,15 +951,25 @@ const (
 
 // fillContents fills the table of contents (the list genContents left
 // empty) with a link to every section after it.
-func fillContents(doc *Document) {
+func (b *builder) fillContents(doc *Document) {
 	toc := slices.IndexFunc(doc.Blocks, func(b Block) bool { return b.Section == contentsSection && b.Kind == List })
 	if toc < 0 {
 		return
 	}
-	var items [][]Inline
-	for _, blk := range doc.Blocks[toc+1:] {
-		if blk.Kind == Heading && blk.Level == 2 {
-			items = append(items, []Inline{{Kind: Link, Text: blk.Inlines[0].Text, URL: "#" + blk.Anchor}})
+	n := 0
+	for _, h := range b.heads {
+		if h.block > toc {
+			n++
+		}
+	}
+	items := b.cells.alloc(n)
+	links := b.ins.alloc(n)
+	i := 0
+	for _, h := range b.heads {
+		if h.block > toc {
+			links[i] = Inline{Kind: Link, Text: h.sec.heading, URL: h.sec.href}
+			items[i] = links[i : i+1 : i+1]
+			i++
 		}
 	}
 	doc.Blocks[toc].Items = items

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/policygen/policygen/pkg/catalog"
 	"github.com/policygen/policygen/pkg/compliance"
@@ -52,6 +53,8 @@ type Facts struct {
 	// names no analytics tool: the tool is assumed to set cookies that the
 	// policy cannot name.
 	AnalyticsCookiesAssumed bool
+
+	scr factScratch
 }
 
 // CategoryFact is one data category and what happens to it.
@@ -113,60 +116,133 @@ var deviceCategories = []string{"identifiers", "device", "internet_activity", "g
 // LawsFor returns the laws of every jurisdiction in ids, each once, in id
 // order: a law shared by two markets is one checklist, met once.
 func LawsFor(laws []compliance.Law, ids []string) []compliance.Law {
-	var out []compliance.Law
-	for _, l := range laws {
-		for _, id := range ids {
-			if len(compliance.ForJurisdiction([]compliance.Law{l}, id)) > 0 {
-				out = append(out, l)
-				break
-			}
-		}
-	}
-	return out
+	return appendLawsFor(nil, laws, ids)
 }
 
-// BuildFacts derives the facts of a validated request.
-func BuildFacts(req Request) (*Facts, error) {
-	cat, err := catalog.Default()
-	if err != nil {
-		return nil, err
+// appendLawsFor appends LawsFor(laws, ids) to dst.
+func appendLawsFor(dst, laws []compliance.Law, ids []string) []compliance.Law {
+	for _, l := range laws {
+		if slices.Contains(l.Jurisdictions, compliance.AllJurisdictions) ||
+			slices.ContainsFunc(ids, func(id string) bool { return slices.Contains(l.Jurisdictions, id) }) {
+			dst = append(dst, l)
+		}
 	}
+	return dst
+}
+
+// lawsByType are the laws narrowed to each document type
+// (compliance.ForType), worked out once rather than for every document.
+var lawsByType = sync.OnceValues(func() (map[string][]compliance.Law, error) {
 	laws, err := compliance.Laws()
 	if err != nil {
 		return nil, err
 	}
-	return buildFacts(req, cat, laws)
+	m := map[string][]compliance.Law{}
+	for _, l := range laws {
+		for _, t := range l.DocumentTypes() {
+			if _, ok := m[t]; !ok {
+				m[t] = compliance.ForType(laws, t)
+			}
+		}
+	}
+	return m, nil
+})
+
+// BuildFacts derives the facts of a validated request.
+func BuildFacts(req Request) (*Facts, error) {
+	f := &Facts{}
+	if err := f.build(req); err != nil {
+		return nil, err
+	}
+	return f, nil
 }
 
-func buildFacts(req Request, cat *catalog.Catalog, laws []compliance.Law) (*Facts, error) {
-	jids := JurisdictionIDs(req.Jurisdiction)
-	var js []catalog.Jurisdiction
+// factScratch is the working space of build: kept by a pooled Facts so
+// that the next document's facts allocate nothing.
+type factScratch struct {
+	jids     []string
+	ids      []string
+	own      []string
+	used     []string
+	scratch  []string       // Facts.received
+	cats     []CategoryFact // by catalog position
+	catUsed  []bool
+	purps    []PurposeFact // by catalog position
+	purpUsed []bool
+	primary  [1]catalog.Jurisdiction // transferRegimes without regimes
+}
+
+// reset empties f for the next document, keeping every slice's storage.
+func (f *Facts) reset(c *catalog.Catalog) {
+	s := &f.scr
+	if len(s.cats) != len(c.DataCategories) {
+		s.cats, s.catUsed = make([]CategoryFact, len(c.DataCategories)), make([]bool, len(c.DataCategories))
+	}
+	if len(s.purps) != len(c.Purposes) {
+		s.purps, s.purpUsed = make([]PurposeFact, len(c.Purposes)), make([]bool, len(c.Purposes))
+	}
+	for i := range s.cats {
+		cf := &s.cats[i]
+		cf.Sources, cf.Purposes, cf.Recipients, cf.SoldShared = cf.Sources[:0], cf.Purposes[:0], cf.Recipients[:0], cf.SoldShared[:0]
+	}
+	for i := range s.purps {
+		pf := &s.purps[i]
+		pf.Categories, pf.Services = pf.Categories[:0], pf.Services[:0]
+	}
+	clear(s.catUsed)
+	clear(s.purpUsed)
+	if f.Set == nil {
+		f.Set = compliance.FactSet{}
+	}
+	clear(f.Set)
+	*f = Facts{
+		Jurisdictions: f.Jurisdictions[:0], Regimes: f.Regimes[:0], Laws: f.Laws[:0], Set: f.Set,
+		Categories: f.Categories[:0], Purposes: f.Purposes[:0], Services: f.Services[:0], Cookies: f.Cookies[:0],
+		Unknown: f.Unknown[:0], Implied: f.Implied[:0], scr: f.scr,
+	}
+}
+
+func (f *Facts) build(req Request) error {
+	cat, err := catalog.Default()
+	if err != nil {
+		return err
+	}
+	typeLaws, err := lawsByType()
+	if err != nil {
+		return err
+	}
+	f.reset(cat)
+	s := &f.scr
+	f.Request = req
+	jids := s.jids[:0]
+	for rest := req.Jurisdiction; ; {
+		id, after, more := strings.Cut(rest, ",")
+		jids = append(jids, id)
+		if !more {
+			break
+		}
+		rest = after
+	}
+	s.jids = jids
 	for _, id := range jids {
 		j, ok := cat.Jurisdiction(id)
 		if !ok {
-			return nil, fmt.Errorf("policy: unknown jurisdiction %q", id)
+			return fmt.Errorf("policy: unknown jurisdiction %q", id)
 		}
-		js = append(js, j)
+		f.Jurisdictions = append(f.Jurisdictions, j)
 	}
-	j, _ := cat.Jurisdiction(primaryJurisdiction(jids))
+	f.Jurisdiction, _ = cat.Jurisdiction(primaryJurisdiction(jids))
 	bt, ok := cat.BusinessType(req.BusinessType)
 	if !ok {
-		return nil, fmt.Errorf("policy: unknown business type %q", req.BusinessType)
+		return fmt.Errorf("policy: unknown business type %q", req.BusinessType)
 	}
-	var regimes []catalog.Jurisdiction
-	for _, x := range js {
+	for _, x := range f.Jurisdictions {
 		if len(x.TransferMechanisms) > 0 {
-			regimes = append(regimes, x)
+			f.Regimes = append(f.Regimes, x)
 		}
 	}
-	f := &Facts{
-		Request:       req,
-		Jurisdictions: js,
-		Jurisdiction:  j,
-		Regimes:       regimes,
-		Laws:          compliance.ForType(LawsFor(laws, jids), req.Type),
-		Set:           compliance.FactSet{},
-	}
+	s.primary[0] = f.Jurisdiction
+	f.Laws = appendLawsFor(f.Laws, typeLaws[req.Type], jids)
 	// A business under every threshold of Cal. Civ. Code § 1798.140(d)(1)
 	// is not a CCPA "business": only CalOPPA applies to its website.
 	f.CCPACovers = f.HasLaw(lawCCPA)
@@ -180,82 +256,29 @@ func buildFacts(req Request, cat *catalog.Catalog, laws []compliance.Law) (*Fact
 		f.Laws = slices.DeleteFunc(f.Laws, func(l compliance.Law) bool { return l.ID == lawQuebec })
 	}
 	if len(f.Laws) == 0 {
-		return nil, fmt.Errorf("policy: no law covers jurisdiction %q", req.Jurisdiction)
-	}
-	cats := map[string]*CategoryFact{}
-	purps := map[string]*PurposeFact{}
-	add := func(categories, purposes []string, source string, service string) error {
-		for _, c := range categories {
-			dc, ok := cat.DataCategory(c)
-			if !ok {
-				return fmt.Errorf("policy: unknown data category %q", c)
-			}
-			// A category restricted to some purposes is used only for
-			// those of them that apply here.
-			used := purposes
-			if len(dc.Purposes) > 0 {
-				if r := slices.DeleteFunc(slices.Clone(purposes), func(p string) bool { return !slices.Contains(dc.Purposes, p) }); len(r) > 0 {
-					used = r
-				}
-			}
-			for _, p := range used {
-				pf := purps[p]
-				if pf == nil {
-					cp, ok := cat.Purpose(p)
-					if !ok {
-						return fmt.Errorf("policy: unknown purpose %q", p)
-					}
-					pf = &PurposeFact{Purpose: cp}
-					purps[p] = pf
-				}
-				pf.Categories = addUnique(pf.Categories, c)
-				if service != "" {
-					pf.Services = addUnique(pf.Services, service)
-				}
-			}
-			cf := cats[c]
-			if cf == nil {
-				cf = &CategoryFact{DataCategory: dc}
-				cats[c] = cf
-			}
-			src := source
-			if src == "" { // a service: where it gets the data from
-				src = "you"
-				if slices.Contains(deviceCategories, c) {
-					src = "device"
-				}
-			}
-			if c == "inferences" {
-				src = "derived"
-			}
-			cf.Sources = addUnique(cf.Sources, src)
-			cf.Purposes = addUnique(cf.Purposes, used...)
-			if service != "" {
-				cf.Recipients = addUnique(cf.Recipients, service)
-			}
-		}
-		return nil
+		return fmt.Errorf("policy: no law covers jurisdiction %q", req.Jurisdiction)
 	}
 
-	if err := add(cat.Website.DataCategories, cat.Website.Purposes, "device", ""); err != nil {
-		return nil, err
+	if err := f.add(cat, cat.Website.DataCategories, cat.Website.Purposes, "device", ""); err != nil {
+		return err
 	}
 	if req.CollectsUserData {
-		if err := add(bt.DataCategories, bt.Purposes, "you", ""); err != nil {
-			return nil, err
+		if err := f.add(cat, bt.DataCategories, bt.Purposes, "you", ""); err != nil {
+			return err
 		}
 	}
 
 	usesAnalytics, collectsPayments := req.UsesAnalytics, req.CollectsPayments
-	ids := slices.Clone(req.ThirdPartyServices)
+	ids := append(s.ids[:0], req.ThirdPartyServices...)
 	if h := req.HostingProvider; h != "" && !slices.Contains(ids, h) {
 		ids = append(ids, h)
-		slices.SortFunc(ids, func(a, b string) int { return strings.Compare(fold(a), fold(b)) })
+		slices.SortFunc(ids, foldCompare)
 	}
+	s.ids = ids
 	// What the business itself collects from people: its business type's
 	// data when it collects user data, and payment data when it takes
 	// payments (or names a payment provider).
-	var own []string
+	own := s.own[:0]
 	if req.CollectsUserData {
 		own = append(own, bt.DataCategories...)
 	}
@@ -265,9 +288,9 @@ func buildFacts(req Request, cat *catalog.Catalog, laws []compliance.Law) (*Fact
 	}) {
 		own = append(own, cat.Payments.DataCategories...)
 	}
-	f.Services = make([]ServiceFact, 0, len(ids))
+	s.own = own
 	for _, id := range ids {
-		s, ok := cat.Service(id)
+		sv, ok := cat.Service(id)
 		if !ok {
 			// Not in the catalog: named in the document, described by
 			// nothing it cannot know, and a to-do.
@@ -276,9 +299,9 @@ func buildFacts(req Request, cat *catalog.Catalog, laws []compliance.Law) (*Fact
 		}
 		// Safeguards the business states for its contract with the
 		// provider add to those the provider states.
-		if extra := req.TransferSafeguards[s.ID]; len(extra) > 0 {
+		if extra := req.TransferSafeguards[sv.ID]; len(extra) > 0 {
 			t := map[string][]string{}
-			for k, v := range s.Transfers {
+			for k, v := range sv.Transfers {
 				t[k] = slices.Clone(v)
 			}
 			// Each mechanism counts for the regime whose law knows it.
@@ -289,62 +312,65 @@ func buildFacts(req Request, cat *catalog.Catalog, laws []compliance.Law) (*Fact
 					}
 				}
 			}
-			s.Transfers = t
+			sv.Transfers = t
 		}
-		sc, _ := cat.ServiceCategory(s.Category)
-		sf := ServiceFact{Service: s, Purposes: sc.Purposes}
+		sc, _ := cat.ServiceCategory(sv.Category)
+		f.Services = append(f.Services, ServiceFact{Service: sv, Purposes: sc.Purposes})
+		sf := &f.Services[len(f.Services)-1]
 		// A provider of unknown country may be outside the region: the
 		// document says so rather than that nothing is transferred.
-		sf.Transfer = slices.ContainsFunc(f.transferRegimes(), func(r catalog.Jurisdiction) bool { return transfersOutOf(r, s) })
+		regimes := f.transferRegimes()
+		sf.Transfer = slices.ContainsFunc(regimes, func(r catalog.Jurisdiction) bool { return transfersOutOf(&r, &sf.Service) })
 		// A category the service category narrows (a payment provider's
 		// device data serves fraud screening, not the payment itself) is
 		// used only for those purposes.
-		for _, c := range s.DataCategories {
+		for _, c := range sf.DataCategories {
 			// A host stores what the website collects: data people give
 			// only when the business collects that kind of data.
-			if s.Category == "hosting" && !slices.Contains(deviceCategories, c) && !slices.Contains(own, c) {
+			if sf.Category == "hosting" && !slices.Contains(deviceCategories, c) && !slices.Contains(own, c) {
 				continue
 			}
 			ps := sc.Purposes
 			if only, ok := sc.CategoryPurposes[c]; ok {
 				ps = only
 			}
-			if err := add([]string{c}, ps, "", s.ID); err != nil {
-				return nil, err
+			if err := f.add(cat, []string{c}, ps, "", sf.ID); err != nil {
+				return err
 			}
+		}
+		if sf.JointController != nil && *sf.JointController {
+			f.Set[compliance.FactJointControllers] = true
 		}
 		// Payment providers complete a transaction the consumer asked for:
 		// never a sale or sharing, whatever the data says (the catalog
-		// loader rejects it too).
-		if s.JointController != nil && *s.JointController {
-			f.Set[compliance.FactJointControllers] = true
-		}
-		// An advertising or social service whose CCPA role no source
-		// confirmed is treated as a third party: disclosing a possible
-		// sale or sharing is safer than denying one.
-		if thirdParty(s) {
+		// loader rejects it too). An advertising or social service whose
+		// CCPA role no source confirmed is treated as a third party:
+		// disclosing a possible sale or sharing is safer than denying one.
+		if thirdParty(&sf.Service) {
 			sf.SellsOrShares = true
-			for _, c := range s.DataCategories {
-				cats[c].SoldShared = addUnique(cats[c].SoldShared, s.ID)
+			for _, c := range sf.DataCategories {
+				if i := categoryIndex(cat, c); i >= 0 && s.catUsed[i] {
+					s.cats[i].SoldShared = addUnique(s.cats[i].SoldShared, sf.ID)
+				}
 			}
 			f.Set[compliance.FactSellsOrShares] = true
 		}
 		if sf.Transfer {
 			f.Set[compliance.FactInternationalTransfers] = true
 		}
-		for _, k := range s.Cookies {
-			f.Cookies = append(f.Cookies, CookieFact{Cookie: k, Service: s.Name, Essential: s.Essential})
-			if !s.Essential {
+		for _, k := range sf.Cookies {
+			f.Cookies = append(f.Cookies, CookieFact{Cookie: k, Service: sf.Name, Essential: sf.Essential})
+			if !sf.Essential {
 				f.Set[compliance.FactSetsNonEssentialCookies] = true
 			}
 		}
 		// A non-essential service whose cookie use is not verified is
 		// treated as possibly setting cookies: consent is asked for rather
 		// than assumed unnecessary.
-		if (s.SetsCookiesKnown() || s.CookiesUnknown()) && !s.Essential {
+		if (sf.SetsCookiesKnown() || sf.CookiesUnknown()) && !sf.Essential {
 			f.Set[compliance.FactSetsNonEssentialCookies] = true
 		}
-		switch s.Category {
+		switch sf.Category {
 		case "analytics":
 			if !req.UsesAnalytics && !slices.Contains(f.Implied, "usesAnalytics") {
 				f.Implied = append(f.Implied, "usesAnalytics")
@@ -356,28 +382,28 @@ func buildFacts(req Request, cat *catalog.Catalog, laws []compliance.Law) (*Fact
 			}
 			collectsPayments = true
 		}
-		f.Services = append(f.Services, sf)
 	}
 	if collectsPayments {
-		if err := add(cat.Payments.DataCategories, cat.Payments.Purposes, "you", ""); err != nil {
-			return nil, err
+		if err := f.add(cat, cat.Payments.DataCategories, cat.Payments.Purposes, "you", ""); err != nil {
+			return err
 		}
 	}
 	if usesAnalytics {
-		if err := add(cat.Analytics.DataCategories, cat.Analytics.Purposes, "device", ""); err != nil {
-			return nil, err
+		if err := f.add(cat, cat.Analytics.DataCategories, cat.Analytics.Purposes, "device", ""); err != nil {
+			return err
 		}
 		// Analytics with no named tool: assume it stores identifiers on the
 		// device (ePrivacy Art. 5(3), PECR reg. 6). A named cookieless tool
 		// (setsCookies false) does not.
-		if !slices.ContainsFunc(f.Services, func(s ServiceFact) bool { return s.Category == "analytics" }) {
+		if !f.hasServiceCategory("analytics") {
 			f.Set[compliance.FactSetsNonEssentialCookies] = true
 			f.AnalyticsCookiesAssumed = true
 		}
 	}
 
-	for _, c := range cat.DataCategories {
-		if cf := cats[c.ID]; cf != nil {
+	for i := range s.cats {
+		if s.catUsed[i] {
+			cf := &s.cats[i]
 			slices.Sort(cf.Sources)
 			f.Categories = append(f.Categories, *cf)
 			if cf.Sensitive {
@@ -385,14 +411,15 @@ func buildFacts(req Request, cat *catalog.Catalog, laws []compliance.Law) (*Fact
 			}
 		}
 	}
-	for _, p := range cat.Purposes {
-		if pf := purps[p.ID]; pf != nil {
+	for i := range s.purps {
+		if s.purpUsed[i] {
+			pf := &s.purps[i]
 			// Cookieless analytics needs no consent under ePrivacy/PECR;
 			// it rests on legitimate interests, with a right to object.
-			if p.ID == "analytics" && !f.Set[compliance.FactSetsNonEssentialCookies] {
+			if pf.ID == "analytics" && !f.Set[compliance.FactSetsNonEssentialCookies] {
 				pf.GDPRBasis = "legitimate_interests"
 			}
-			pf.Categories = inOrder(pf.Categories, cat)
+			sortInCatalogOrder(pf.Categories, cat)
 			f.Purposes = append(f.Purposes, *pf)
 			if pf.GDPRBasis == "consent" {
 				f.Set[compliance.FactConsentBasis] = true
@@ -426,19 +453,114 @@ func buildFacts(req Request, cat *catalog.Catalog, laws []compliance.Law) (*Fact
 		}
 	}
 	f.Todos = todos(f)
-	return f, nil
+	return nil
 }
 
-// inOrder sorts category ids in catalog order.
-func inOrder(ids []string, cat *catalog.Catalog) []string {
-	var out []string
-	for _, c := range cat.DataCategories {
-		if slices.Contains(ids, c.ID) {
-			out = append(out, c.ID)
+// add records that categories are processed for purposes: from source
+// ("you", "device"), or, with service set, by that service.
+func (f *Facts) add(cat *catalog.Catalog, categories, purposes []string, source, service string) error {
+	s := &f.scr
+	for _, c := range categories {
+		ci := categoryIndex(cat, c)
+		if ci < 0 {
+			return fmt.Errorf("policy: unknown data category %q", c)
+		}
+		dc := &cat.DataCategories[ci]
+		// A category restricted to some purposes is used only for
+		// those of them that apply here.
+		used := purposes
+		if len(dc.Purposes) > 0 {
+			r := s.used[:0]
+			for _, p := range purposes {
+				if slices.Contains(dc.Purposes, p) {
+					r = append(r, p)
+				}
+			}
+			s.used = r
+			if len(r) > 0 {
+				used = r
+			}
+		}
+		for _, p := range used {
+			pi := slices.IndexFunc(cat.Purposes, func(q catalog.Purpose) bool { return q.ID == p })
+			if pi < 0 {
+				return fmt.Errorf("policy: unknown purpose %q", p)
+			}
+			pf := &s.purps[pi]
+			if !s.purpUsed[pi] {
+				s.purpUsed[pi] = true
+				pf.Purpose = cat.Purposes[pi]
+			}
+			pf.Categories = addUnique(pf.Categories, c)
+			if service != "" {
+				pf.Services = addUnique(pf.Services, service)
+			}
+		}
+		cf := &s.cats[ci]
+		if !s.catUsed[ci] {
+			s.catUsed[ci] = true
+			cf.DataCategory = *dc
+		}
+		src := source
+		if src == "" { // a service: where it gets the data from
+			src = "you"
+			if slices.Contains(deviceCategories, c) {
+				src = "device"
+			}
+		}
+		if c == "inferences" {
+			src = "derived"
+		}
+		cf.Sources = addUnique(cf.Sources, src)
+		cf.Purposes = addUnique(cf.Purposes, used...)
+		if service != "" {
+			cf.Recipients = addUnique(cf.Recipients, service)
 		}
 	}
-	return out
+	return nil
 }
+
+// categoryIndex is the position of data category id in the catalog.
+func categoryIndex(cat *catalog.Catalog, id string) int {
+	return slices.IndexFunc(cat.DataCategories, func(d catalog.DataCategory) bool { return d.ID == id })
+}
+
+// sortInCatalogOrder sorts category ids in catalog order, in place.
+func sortInCatalogOrder(ids []string, cat *catalog.Catalog) {
+	slices.SortFunc(ids, func(a, b string) int { return categoryIndex(cat, a) - categoryIndex(cat, b) })
+}
+
+// foldCompare orders service ids as their folded forms (fold) compare.
+func foldCompare(a, b string) int {
+	i, j := 0, 0
+	for {
+		for i < len(a) && foldSkip(a[i]) {
+			i++
+		}
+		for j < len(b) && foldSkip(b[j]) {
+			j++
+		}
+		if i == len(a) || j == len(b) {
+			return (len(a) - i) - (len(b) - j) // the shorter folded form first
+		}
+		ca, cb := a[i], b[j]
+		if ca >= 0x80 || cb >= 0x80 {
+			return strings.Compare(fold(a), fold(b))
+		}
+		if 'A' <= ca && ca <= 'Z' {
+			ca += 'a' - 'A'
+		}
+		if 'A' <= cb && cb <= 'Z' {
+			cb += 'a' - 'A'
+		}
+		if ca != cb {
+			return int(ca) - int(cb)
+		}
+		i, j = i+1, j+1
+	}
+}
+
+func foldSkip(c byte) bool { return c == ' ' || c == '-' || c == '_' || c == '.' }
 
 func addUnique(s []string, vals ...string) []string {
 	for _, v := range vals {
@@ -452,12 +574,31 @@ func addUnique(s []string, vals ...string) []string {
 // cookiesKnown reports whether the website is known (or, for analytics
 // with no named tool, assumed) to store or read information on the device.
 func (f *Facts) cookiesKnown() bool {
-	return f.AnalyticsCookiesAssumed || slices.ContainsFunc(f.Services, func(s ServiceFact) bool { return s.SetsCookiesKnown() })
+	if f.AnalyticsCookiesAssumed {
+		return true
+	}
+	for i := range f.Services {
+		if f.Services[i].SetsCookiesKnown() {
+			return true
+		}
+	}
+	return false
+}
+
+// cookiesUnknown reports whether some service's use of cookies is not
+// confirmed.
+func (f *Facts) cookiesUnknown() bool {
+	for i := range f.Services {
+		if f.Services[i].CookiesUnknown() {
+			return true
+		}
+	}
+	return false
 }
 
 // thirdParty reports whether a service receives personal information as a
 // CCPA third party (a sale or sharing). Payment providers never do.
-func thirdParty(s catalog.Service) bool {
+func thirdParty(s *catalog.Service) bool {
 	if s.Category == "payments" {
 		return false
 	}
@@ -470,17 +611,17 @@ func thirdParty(s catalog.Service) bool {
 // hostKnown reports whether the website's host is named: hostingProvider,
 // or a hosting service (Shopify, Wix, AWS...) among the services.
 func (f *Facts) hostKnown() bool {
-	return f.Request.HostingProvider != "" || slices.ContainsFunc(f.Services, func(s ServiceFact) bool { return s.Category == "hosting" })
+	return f.Request.HostingProvider != "" || f.hasServiceCategory("hosting")
 }
 
 // crossSite reports whether a service may collect information about a
 // visitor's activity over time and across other websites.
-func crossSite(s ServiceFact) bool {
+func crossSite(s *ServiceFact) bool {
 	switch s.Category {
 	case "advertising", "social", "video", "maps":
 		return true
 	}
-	return thirdParty(s.Service)
+	return thirdParty(&s.Service)
 }
 
 // transferRegimes are the regions transfers are judged against: the
@@ -489,41 +630,50 @@ func (f *Facts) transferRegimes() []catalog.Jurisdiction {
 	if len(f.Regimes) > 0 {
 		return f.Regimes
 	}
-	return []catalog.Jurisdiction{f.Jurisdiction}
+	if f.scr.primary[0].ID != f.Jurisdiction.ID {
+		f.scr.primary[0] = f.Jurisdiction
+	}
+	return f.scr.primary[:]
 }
 
 // transfersOutOf reports whether a service's provider is, or may access
 // the data from, outside r's region (a provider of unknown country may be).
-func transfersOutOf(r catalog.Jurisdiction, s catalog.Service) bool {
+func transfersOutOf(r *catalog.Jurisdiction, s *catalog.Service) bool {
 	return s.ProviderCountry == "" || !slices.Contains(r.Countries, s.ProviderCountry) ||
 		slices.ContainsFunc(s.AccessCountries, func(c string) bool { return !slices.Contains(r.Countries, c) })
 }
 
 // needsRepresentativeIn: a controller not established in r's region names
 // its Art. 27 representative there (one established there does not).
-func (f *Facts) needsRepresentativeIn(r catalog.Jurisdiction) bool {
+func (f *Facts) needsRepresentativeIn(r *catalog.Jurisdiction) bool {
 	e := f.Request.EstablishedIn
 	return f.gdprFamily() && r.RepresentativeField != "" && e != "" && !slices.Contains(r.Countries, e)
 }
 
 // needsRepresentative: some regime needs an Art. 27 representative.
 func (f *Facts) needsRepresentative() bool {
-	return slices.ContainsFunc(f.transferRegimes(), f.needsRepresentativeIn)
+	regimes := f.transferRegimes()
+	for i := range regimes {
+		if f.needsRepresentativeIn(&regimes[i]) {
+			return true
+		}
+	}
+	return false
 }
 
 // emailTracker reports whether a service sends emails that can carry
 // tracking pixels (PECR reg. 6; ePrivacy Art. 5(3)).
-func emailTracker(s ServiceFact) bool {
+func emailTracker(s *ServiceFact) bool {
 	return s.Category == "email_marketing" || s.Category == "crm"
 }
 
 // representative is the Art. 27 representative the request names for the
 // primary jurisdiction.
-func (f *Facts) representative() string { return f.representativeFor(f.Jurisdiction) }
+func (f *Facts) representative() string { return f.representativeFor(&f.Jurisdiction) }
 
 // representativeFor is the Art. 27 representative the request names for
 // r (the field its catalog entry names).
-func (f *Facts) representativeFor(r catalog.Jurisdiction) string {
+func (f *Facts) representativeFor(r *catalog.Jurisdiction) string {
 	switch r.RepresentativeField {
 	case "euRepresentative":
 		return f.Request.EURepresentative
@@ -545,108 +695,120 @@ func (f *Facts) usStateLaw() bool {
 
 // HasLaw reports whether the law with id applies.
 func (f *Facts) HasLaw(id string) bool {
-	return slices.ContainsFunc(f.Laws, func(l compliance.Law) bool { return l.ID == id })
+	for i := range f.Laws {
+		if f.Laws[i].ID == id {
+			return true
+		}
+	}
+	return false
 }
 
-// conditions is the vocabulary clause conditions are written in: the
-// compliance facts plus "law:<id>", "jurisdiction:<id>" and a few facts that
-// only select wording.
-func (f *Facts) conditions() map[string]bool {
-	c := map[string]bool{}
+// conditionBits sets, in c, the conditions that hold: the vocabulary
+// clause conditions are written in (names numbers each one the library
+// uses). It is the compliance facts plus "law:<id>", "jurisdiction:<id>"
+// and a few facts that only select wording.
+func (f *Facts) conditionBits(c *conditionBits, names map[string]int) {
+	c.reset(names)
 	for k, v := range f.Set {
-		c[k] = v
+		c.set(k, v)
 	}
-	for _, l := range f.Laws {
-		c["law:"+l.ID] = true
+	for i := range f.Laws {
+		c.setPrefixed("law:", f.Laws[i].ID)
 	}
-	for _, j := range f.Jurisdictions {
-		c["jurisdiction:"+j.ID] = true
+	for i := range f.Jurisdictions {
+		c.setPrefixed("jurisdiction:", f.Jurisdictions[i].ID)
 	}
-	c["gdprFamily"] = f.HasLaw(lawGDPR) || f.HasLaw(lawUKGDPR)
-	c["collectsUserData"] = f.Request.CollectsUserData
-	c["cookiesUnknown"] = slices.ContainsFunc(f.Services, func(s ServiceFact) bool { return s.CookiesUnknown() })
-	c["cookiesKnown"] = f.cookiesKnown()
-	c["setsCookies"] = c["cookiesKnown"] || c["cookiesUnknown"]
-	req := f.Request
-	c["hasPostalAddress"] = req.PostalAddress != ""
-	c["hasPhone"] = req.Phone != ""
-	c["hasTollFree"] = req.TollFreeNumber != ""
-	c["hasDPO"] = req.DPOContact != ""
-	c["hasPrivacyOfficer"] = req.PrivacyOfficer != "" // issue 8, part j1
+	req := &f.Request
+	c.set("gdprFamily", f.gdprFamily())
+	c.set("collectsUserData", req.CollectsUserData)
+	unknown, known := f.cookiesUnknown(), f.cookiesKnown()
+	c.set("cookiesUnknown", unknown)
+	c.set("cookiesKnown", known)
+	c.set("setsCookies", known || unknown)
+	c.set("hasPostalAddress", req.PostalAddress != "")
+	c.set("hasPhone", req.Phone != "")
+	c.set("hasTollFree", req.TollFreeNumber != "")
+	c.set("hasDPO", req.DPOContact != "")
+	c.set("hasPrivacyOfficer", req.PrivacyOfficer != "") // issue 8, part j1
 	// A Brazilian small-scale agent without an encarregado names its
 	// channel for data subjects instead (Res. CD/ANPD nº 2/2022, Art. 11).
-	c["smallAgentNoEncarregado"] = f.HasLaw(lawLGPD) && req.DPOContact == "" && req.SmallProcessingAgent != nil && *req.SmallProcessingAgent
-	c["onlineOnly"] = req.OnlineOnly != nil && *req.OnlineOnly
-	c["consentBanner"] = req.ConsentBanner != nil && *req.ConsentBanner
-	c["noConsentBanner"] = req.ConsentBanner != nil && !*req.ConsentBanner
-	c["sellsMinorsData"] = req.SellsMinorsData != nil && *req.SellsMinorsData
-	c["optOutLink"] = req.OptOutLink != nil && *req.OptOutLink
-	c["usStateLaw"] = f.usStateLaw()
-	c["transfersUncertain"] = f.TransfersUncertain
-	c["unknownServices"] = len(f.Unknown) > 0
-	c["hostKnown"] = f.hostKnown()
-	c["memberState"] = req.MemberState != ""
-	c["tollFreeRequired"] = f.HasLaw(lawCCPA) && req.OnlineOnly != nil && !*req.OnlineOnly
+	c.set("smallAgentNoEncarregado", f.HasLaw(lawLGPD) && req.DPOContact == "" && req.SmallProcessingAgent != nil && *req.SmallProcessingAgent)
+	c.set("onlineOnly", req.OnlineOnly != nil && *req.OnlineOnly)
+	c.set("consentBanner", req.ConsentBanner != nil && *req.ConsentBanner)
+	c.set("noConsentBanner", req.ConsentBanner != nil && !*req.ConsentBanner)
+	c.set("sellsMinorsData", req.SellsMinorsData != nil && *req.SellsMinorsData)
+	c.set("optOutLink", req.OptOutLink != nil && *req.OptOutLink)
+	c.set("usStateLaw", f.usStateLaw())
+	c.set("transfersUncertain", f.TransfersUncertain)
+	c.set("unknownServices", len(f.Unknown) > 0)
+	c.set("hostKnown", f.hostKnown())
+	c.set("memberState", req.MemberState != "")
+	c.set("tollFreeRequired", f.HasLaw(lawCCPA) && req.OnlineOnly != nil && !*req.OnlineOnly)
 	// Art. 27: a controller not established in the region names its
 	// representative there; one established there does not need one.
-	c["establishedInRegion"] = req.EstablishedIn != "" && slices.ContainsFunc(f.transferRegimes(), func(r catalog.Jurisdiction) bool { return slices.Contains(r.Countries, req.EstablishedIn) })
-	c["needsRepresentative"] = f.needsRepresentative()
-	c["hasRepresentative"] = c["needsRepresentative"] && !slices.ContainsFunc(f.transferRegimes(), func(r catalog.Jurisdiction) bool {
-		return f.needsRepresentativeIn(r) && f.representativeFor(r) == ""
-	})
+	regimes := f.transferRegimes()
+	c.set("establishedInRegion", req.EstablishedIn != "" && slices.ContainsFunc(regimes, func(r catalog.Jurisdiction) bool { return slices.Contains(r.Countries, req.EstablishedIn) }))
+	needs := f.needsRepresentative()
+	c.set("needsRepresentative", needs)
+	if needs {
+		missing := false
+		for i := range regimes {
+			if f.needsRepresentativeIn(&regimes[i]) && f.representativeFor(&regimes[i]) == "" {
+				missing = true
+			}
+		}
+		c.set("hasRepresentative", !missing)
+	}
 	// Third parties that may collect information about a visitor's
 	// activity over time and across websites (Cal. Bus. & Prof. Code
 	// § 22575(b)(6)): advertising, social and embedded-content services,
 	// and any third party under the CCPA.
-	for _, s := range f.Services {
-		if crossSite(s) {
-			c["crossSiteTracking"] = true
-		}
-		if emailTracker(s) {
-			c["emailTracking"] = true
-		}
+	for i := range f.Services {
+		s := &f.Services[i]
+		c.set("crossSiteTracking", crossSite(s))
+		c.set("emailTracking", emailTracker(s))
+		c.setPrefixed("serviceCategory:", s.Category)
 	}
 	// Purposes for which the person must give us details (the clause
 	// names what fails without them).
 	for _, p := range []string{"account", "provide_service", "orders", "marketplace", "payments", "appointments", "customer_support", "enquiries"} {
-		c["contractData"] = c["contractData"] || f.hasPurpose(p)
+		if f.hasPurpose(p) {
+			c.set("contractData", true)
+			break
+		}
 	}
-	for _, p := range f.Purposes {
-		c["purpose:"+p.ID] = true
-		c["basis:"+p.GDPRBasis] = true
-	}
-	for _, s := range f.Services {
-		c["serviceCategory:"+s.Category] = true
+	for i := range f.Purposes {
+		c.setPrefixed("purpose:", f.Purposes[i].ID)
+		c.setPrefixed("basis:", f.Purposes[i].GDPRBasis)
 	}
 	// Disclaimer (issue 8, t2): the business type selects the kind of
 	// advice the website's content must not be taken for; affiliate links
 	// said to be absent.
-	c["businessType:"+req.BusinessType] = true
-	c["noAffiliateLinks"] = req.AffiliateLinks != nil && !*req.AffiliateLinks
+	c.setPrefixed("businessType:", req.BusinessType)
+	c.set("noAffiliateLinks", req.AffiliateLinks != nil && !*req.AffiliateLinks)
 	// Refund policy (issue 8, t3): the voluntary return window and who pays
 	// return postage, each stated or not.
-	c["refundWindowUnknown"] = req.RefundWindowDays == nil
-	c["refundWindow"] = req.RefundWindowDays != nil && *req.RefundWindowDays > 0
-	c["noRefundWindow"] = req.RefundWindowDays != nil && *req.RefundWindowDays == 0
-	c["returnPostageUnknown"] = req.ReturnShippingPaidBy == ""
-	c["returnPostageCustomer"] = req.ReturnShippingPaidBy == "customer"
-	c["returnPostageBusiness"] = req.ReturnShippingPaidBy == "business"
+	c.set("refundWindowUnknown", req.RefundWindowDays == nil)
+	c.set("refundWindow", req.RefundWindowDays != nil && *req.RefundWindowDays > 0)
+	c.set("noRefundWindow", req.RefundWindowDays != nil && *req.RefundWindowDays == 0)
+	c.set("returnPostageUnknown", req.ReturnShippingPaidBy == "")
+	c.set("returnPostageCustomer", req.ReturnShippingPaidBy == "customer")
+	c.set("returnPostageBusiness", req.ReturnShippingPaidBy == "business")
 	// Contract documents (terms, eula, acceptable-use): what the request
 	// says of subscriptions selects the wording that describes them.
 	if sub := req.Subscriptions; sub != nil {
-		c["subscriptions"] = sub.Offered
-		c["noSubscriptions"] = !sub.Offered
-		c["renewalUnknown"] = sub.Offered && sub.AutoRenews == nil
-		c["fixedTermSubscriptions"] = sub.Offered && sub.AutoRenews != nil && !*sub.AutoRenews
-		c["cancelOnline"] = sub.Cancellation == "online"
-		c["cancelEmail"] = sub.Cancellation == "email"
+		c.set("subscriptions", sub.Offered)
+		c.set("noSubscriptions", !sub.Offered)
+		c.set("renewalUnknown", sub.Offered && sub.AutoRenews == nil)
+		c.set("fixedTermSubscriptions", sub.Offered && sub.AutoRenews != nil && !*sub.AutoRenews)
+		c.set("cancelOnline", sub.Cancellation == "online")
+		c.set("cancelEmail", sub.Cancellation == "email")
 	} else {
-		c["subscriptionsUnknown"] = true
+		c.set("subscriptionsUnknown", true)
 	}
 	for _, cf := range f.Categories {
-		if len(cf.Recipients) > 0 {
-			c["disclosesForBusinessPurpose"] = c["disclosesForBusinessPurpose"] || len(cf.Recipients) > len(cf.SoldShared)
+		if len(cf.Recipients) > len(cf.SoldShared) {
+			c.set("disclosesForBusinessPurpose", true)
 		}
 	}
-	return c
 }

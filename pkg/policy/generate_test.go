@@ -338,7 +338,7 @@ func completeRequest(req *Request) {
 	}
 	for _, r := range facts.Regimes {
 		for _, s := range facts.Services {
-			if transfersOutOf(r, s.Service) && transferBasis(r, s) == basisNone {
+			if transfersOutOf(&r, &s.Service) && transferBasis(&r, &s) == basisNone {
 				if req.TransferSafeguards == nil {
 					req.TransferSafeguards = map[string][]string{}
 				}
@@ -906,7 +906,7 @@ func TestEscaping(t *testing.T) {
 		}
 	})
 	t.Run("unsafe link scheme", func(t *testing.T) {
-		d := &Document{Title: text("T"), Blocks: []Block{{Kind: Paragraph, Inlines: []Inline{{Kind: Link, Text: "click", URL: "javascript:alert(1)"}}}}}
+		d := &Document{Title: []Inline{{Kind: Plain, Text: "T"}}, Blocks: []Block{{Kind: Paragraph, Inlines: []Inline{{Kind: Link, Text: "click", URL: "javascript:alert(1)"}}}}}
 		for _, f := range Formats {
 			out, _ := Render(d, f, "en")
 			if f != "text" && strings.Contains(out, "javascript:") {

@@ -21,15 +21,15 @@ const (
 // which New Zealand (IPP 3(1)(d)) and South Africa (POPIA s 18(1)(b))
 // require in the notice, and Singapore's data protection officer (PDPA
 // s 11(5)). Missing, each is a visible marker matched by a todo.
-func (b *builder) varsJ2(v map[string][]Inline) {
-	req := b.f.Request
-	v["requiredAddress"] = []Inline{{Kind: Missing, Text: b.label("missing.requiredAddress")}}
+func (b *builder) varsJ2(v *vars) {
+	req := &b.f.Request
+	v[phRequiredAddress] = value{ins: b.missing("requiredAddress"), ok: true}
 	if req.PostalAddress != "" {
-		v["requiredAddress"] = text(userText(req.PostalAddress))
+		v[phRequiredAddress] = value{ins: b.str(userText(req.PostalAddress)), ok: true}
 	}
-	v["dataProtectionOfficer"] = []Inline{{Kind: Missing, Text: b.label("missing.dataProtectionOfficer")}}
+	v[phDataProtectionOfficer] = value{ins: b.missing("dataProtectionOfficer"), ok: true}
 	if req.DPOContact != "" {
-		v["dataProtectionOfficer"] = text(userText(req.DPOContact))
+		v[phDataProtectionOfficer] = value{ins: b.str(userText(req.DPOContact)), ok: true}
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -13,16 +14,104 @@ import (
 // Render writes doc in format (markdown, html or text): step 5 of the
 // pipeline. Every string is escaped here, for the target format only.
 func Render(doc *Document, format, language string) (string, error) {
+	hint := sizeHint(doc)
+	switch format {
+	case "html":
+		hint = hint * 5 / 4
+	case "text":
+		hint = hint * 9 / 8
+	}
+	b, err := appendRender(make([]byte, 0, hint), doc, format, language)
+	return bytesString(b), err
+}
+
+// appendRender appends doc rendered in format to dst.
+func appendRender(dst []byte, doc *Document, format, language string) ([]byte, error) {
+	var r renderer
 	switch format {
 	case "markdown":
-		return renderMarkdown(doc), nil
+		return r.markdown(dst, doc), nil
 	case "html":
-		return renderHTML(doc, language), nil
+		return r.html(dst, doc, language), nil
 	case "text":
-		return renderText(doc), nil
+		return renderText(dst, doc), nil
 	}
-	return "", fmt.Errorf("policy: unknown format %q", format)
+	return dst, fmt.Errorf("policy: unknown format %q", format)
 }
+
+// renderer remembers the links it has checked (safeURL): a document
+// links to the same few addresses many times.
+type renderer struct {
+	seen [8]struct{ in, out string }
+	n    int
+}
+
+// safeURL is the package's safeURL, remembered for the document.
+func (r *renderer) safeURL(u string) (string, bool) {
+	if out, ok, known := fastSafeURL(u); known {
+		return out, ok
+	}
+	for i := range min(r.n, len(r.seen)) {
+		if r.seen[i].in == u {
+			return r.seen[i].out, r.seen[i].out != ""
+		}
+	}
+	out, ok := safeURL(u)
+	r.seen[r.n%len(r.seen)] = struct{ in, out string }{u, out}
+	r.n++
+	return out, ok
+}
+
+// fastSafeURL answers safeURL without parsing for the links documents are
+// made of: a fragment of the table of contents, or an address the catalog
+// holds (known is false otherwise).
+func fastSafeURL(u string) (out string, ok, known bool) {
+	if len(u) > 1 && u[0] == '#' {
+		for i := 1; i < len(u); i++ {
+			c := u[i]
+			if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
+				return "", false, false
+			}
+		}
+		return u, true, true
+	}
+	if out, ok := catalogURLs()[u]; ok {
+		return out, out != "", true
+	}
+	return "", false, false
+}
+
+// catalogURLs maps every address the catalog holds (services' policies,
+// supervisory authorities) to safeURL's answer for it ("" if unsafe),
+// worked out once.
+var catalogURLs = sync.OnceValue(func() map[string]string {
+	m := map[string]string{}
+	add := func(u string) {
+		if u == "" {
+			return
+		}
+		if _, done := m[u]; done {
+			return
+		}
+		out, _ := safeURL(u)
+		m[u] = out
+	}
+	c := cat()
+	for _, s := range c.Services {
+		add(s.PrivacyPolicyURL)
+		add(s.OptOutURL)
+		add(s.DPAURL)
+	}
+	for _, j := range c.Jurisdictions {
+		if j.Authority != nil {
+			add(j.Authority.URL)
+		}
+		for _, a := range j.Authorities {
+			add(a.URL)
+		}
+	}
+	return m
+})
 
 // mdSpecial are the characters that can start Markdown (CommonMark + GFM)
 // inline syntax: emphasis, code, links, raw HTML, entities, tables,
@@ -162,13 +251,13 @@ func appendMDEscape(b []byte, s string) []byte {
 	return append(b, s[last:]...)
 }
 
-func appendMDInlines(b []byte, ins []Inline) []byte {
+func (r *renderer) appendMDInlines(b []byte, ins []Inline) []byte {
 	for _, in := range ins {
 		switch in.Kind {
 		case Plain:
 			b = appendMDEscape(b, in.Text)
 		case Link:
-			u, ok := safeURL(in.URL)
+			u, ok := r.safeURL(in.URL)
 			if !ok {
 				b = appendMDEscape(b, in.Text)
 				continue
@@ -189,9 +278,9 @@ func appendMDInlines(b []byte, ins []Inline) []byte {
 
 // appendMDBlock appends inlines that start a paragraph or list item, made
 // safe at their start as mdBlockStart does.
-func appendMDBlock(b []byte, ins []Inline) []byte {
+func (r *renderer) appendMDBlock(b []byte, ins []Inline) []byte {
 	start := len(b)
-	b = appendMDInlines(b, ins)
+	b = r.appendMDInlines(b, ins)
 	if len(b) == start {
 		return b
 	}
@@ -215,10 +304,9 @@ func appendMDBlock(b []byte, ins []Inline) []byte {
 	return b
 }
 
-func renderMarkdown(doc *Document) string {
-	b := make([]byte, 0, sizeHint(doc))
+func (r *renderer) markdown(b []byte, doc *Document) []byte {
 	b = append(b, "# "...)
-	b = appendMDInlines(b, doc.Title)
+	b = r.appendMDInlines(b, doc.Title)
 	for i := range doc.Blocks {
 		blk := &doc.Blocks[i]
 		b = append(b, "\n\n"...)
@@ -228,14 +316,14 @@ func renderMarkdown(doc *Document) string {
 				b = append(b, '#')
 			}
 			b = append(b, ' ')
-			b = appendMDInlines(b, blk.Inlines)
+			b = r.appendMDInlines(b, blk.Inlines)
 		case Paragraph:
 			if blk.Strong {
 				b = append(b, "**"...)
-				b = appendMDBlock(b, blk.Inlines)
+				b = r.appendMDBlock(b, blk.Inlines)
 				b = append(b, "**"...)
 			} else {
-				b = appendMDBlock(b, blk.Inlines)
+				b = r.appendMDBlock(b, blk.Inlines)
 			}
 		case List:
 			for j, it := range blk.Items {
@@ -243,14 +331,14 @@ func renderMarkdown(doc *Document) string {
 					b = append(b, '\n')
 				}
 				b = append(b, "- "...)
-				b = appendMDBlock(b, it)
+				b = r.appendMDBlock(b, it)
 			}
 		case Table:
 			row := func(cells [][]Inline) {
 				b = append(b, '|')
 				for _, c := range cells {
 					b = append(b, ' ')
-					b = appendMDInlines(b, c)
+					b = r.appendMDInlines(b, c)
 					b = append(b, " |"...)
 				}
 			}
@@ -259,14 +347,13 @@ func renderMarkdown(doc *Document) string {
 			for range blk.Header {
 				b = append(b, " --- |"...)
 			}
-			for _, r := range blk.Rows {
+			for _, cells := range blk.Rows {
 				b = append(b, '\n')
-				row(r)
+				row(cells)
 			}
 		}
 	}
-	b = append(b, '\n')
-	return bytesString(b)
+	return append(b, '\n')
 }
 
 // appendHTMLEscape appends s escaped as html.EscapeString escapes it.
@@ -295,13 +382,13 @@ func appendHTMLEscape(b []byte, s string) []byte {
 	return append(b, s[last:]...)
 }
 
-func appendHTMLInlines(b []byte, ins []Inline) []byte {
+func (r *renderer) appendHTMLInlines(b []byte, ins []Inline) []byte {
 	for _, in := range ins {
 		switch in.Kind {
 		case Plain:
 			b = appendHTMLEscape(b, in.Text)
 		case Link:
-			u, ok := safeURL(in.URL)
+			u, ok := r.safeURL(in.URL)
 			if !ok {
 				b = appendHTMLEscape(b, in.Text)
 				continue
@@ -320,12 +407,11 @@ func appendHTMLInlines(b []byte, ins []Inline) []byte {
 	return b
 }
 
-func renderHTML(doc *Document, language string) string {
-	b := make([]byte, 0, sizeHint(doc)*5/4)
+func (r *renderer) html(b []byte, doc *Document, language string) []byte {
 	b = append(b, `<article class="policy" lang="`...)
 	b = appendHTMLEscape(b, language)
 	b = append(b, "\">\n<h1>"...)
-	b = appendHTMLInlines(b, doc.Title)
+	b = r.appendHTMLInlines(b, doc.Title)
 	b = append(b, "</h1>\n"...)
 	for i := range doc.Blocks {
 		blk := &doc.Blocks[i]
@@ -335,13 +421,13 @@ func renderHTML(doc *Document, language string) string {
 				b = append(b, `<h2 id="`...)
 				b = appendHTMLEscape(b, blk.Anchor)
 				b = append(b, `">`...)
-				b = appendHTMLInlines(b, blk.Inlines)
+				b = r.appendHTMLInlines(b, blk.Inlines)
 				b = append(b, "</h2>\n"...)
 			} else {
 				b = append(b, "<h"...)
 				b = strconv.AppendInt(b, int64(blk.Level), 10)
 				b = append(b, '>')
-				b = appendHTMLInlines(b, blk.Inlines)
+				b = r.appendHTMLInlines(b, blk.Inlines)
 				b = append(b, "</h"...)
 				b = strconv.AppendInt(b, int64(blk.Level), 10)
 				b = append(b, ">\n"...)
@@ -349,18 +435,18 @@ func renderHTML(doc *Document, language string) string {
 		case Paragraph:
 			if blk.Strong {
 				b = append(b, "<p><strong>"...)
-				b = appendHTMLInlines(b, blk.Inlines)
+				b = r.appendHTMLInlines(b, blk.Inlines)
 				b = append(b, "</strong></p>\n"...)
 			} else {
 				b = append(b, "<p>"...)
-				b = appendHTMLInlines(b, blk.Inlines)
+				b = r.appendHTMLInlines(b, blk.Inlines)
 				b = append(b, "</p>\n"...)
 			}
 		case List:
 			b = append(b, "<ul>\n"...)
 			for _, it := range blk.Items {
 				b = append(b, "<li>"...)
-				b = appendHTMLInlines(b, it)
+				b = r.appendHTMLInlines(b, it)
 				b = append(b, "</li>\n"...)
 			}
 			b = append(b, "</ul>\n"...)
@@ -368,15 +454,15 @@ func renderHTML(doc *Document, language string) string {
 			b = append(b, "<table>\n<thead>\n<tr>"...)
 			for _, h := range blk.Header {
 				b = append(b, `<th scope="col">`...)
-				b = appendHTMLInlines(b, h)
+				b = r.appendHTMLInlines(b, h)
 				b = append(b, "</th>"...)
 			}
 			b = append(b, "</tr>\n</thead>\n<tbody>\n"...)
-			for _, r := range blk.Rows {
+			for _, cells := range blk.Rows {
 				b = append(b, "<tr>"...)
-				for _, c := range r {
+				for _, c := range cells {
 					b = append(b, "<td>"...)
-					b = appendHTMLInlines(b, c)
+					b = r.appendHTMLInlines(b, c)
 					b = append(b, "</td>"...)
 				}
 				b = append(b, "</tr>\n"...)
@@ -384,8 +470,7 @@ func renderHTML(doc *Document, language string) string {
 			b = append(b, "</tbody>\n</table>\n"...)
 		}
 	}
-	b = append(b, "</article>\n"...)
-	return bytesString(b)
+	return append(b, "</article>\n"...)
 }
 
 func appendTextInlines(b []byte, ins []Inline) []byte {
@@ -402,8 +487,7 @@ func appendTextInlines(b []byte, ins []Inline) []byte {
 	return b
 }
 
-func renderText(doc *Document) string {
-	b := make([]byte, 0, sizeHint(doc)*9/8)
+func renderText(b []byte, doc *Document) []byte {
 	underlined := func(ins []Inline, c byte) {
 		start := len(b)
 		b = appendTextInlines(b, ins)
@@ -446,6 +530,5 @@ func renderText(doc *Document) string {
 			}
 		}
 	}
-	b = append(b, '\n')
-	return bytesString(b)
+	return append(b, '\n')
 }

@@ -78,7 +78,7 @@ func todos(f *Facts) []compliance.Todo {
 	if gdpr {
 		regimes := f.transferRegimes()
 		// rprefix is the short name of r's GDPR-family law, for citations.
-		rprefix := func(r catalog.Jurisdiction) string {
+		rprefix := func(r *catalog.Jurisdiction) string {
 			for _, l := range f.Laws {
 				if (l.ID == lawGDPR || l.ID == lawUKGDPR) && slices.Contains(l.Jurisdictions, r.ID) {
 					return l.ShortName + " "
@@ -93,7 +93,8 @@ func todos(f *Facts) []compliance.Todo {
 			}
 			add("establishedIn", "The country where the business is established decides whether the policy must name a representative in the "+strings.Join(regions, " or the ")+" (Art. 27).", prefix+"Art. 13(1)(a), Art. 27")
 		} else {
-			for _, r := range regimes {
+			for i := range regimes {
+				r := &regimes[i]
 				if f.needsRepresentativeIn(r) && f.representativeFor(r) == "" {
 					add(r.RepresentativeField, "A business not established in the "+r.Region+" that offers goods or services to people there names its representative there; the policy shows a placeholder.", rprefix(r)+"Art. 13(1)(a), Art. 27")
 				}
@@ -101,9 +102,11 @@ func todos(f *Facts) []compliance.Todo {
 		}
 		// A transfer out of a region must name its safeguard (Art.
 		// 13(1)(f)); where the catalog records none, the business does.
-		for _, r := range regimes {
-			for _, sv := range f.Services {
-				if transfersOutOf(r, sv.Service) && transferBasis(r, sv) == basisNone {
+		for i := range regimes {
+			r := &regimes[i]
+			for j := range f.Services {
+				sv := &f.Services[j]
+				if transfersOutOf(r, &sv.Service) && transferBasis(r, sv) == basisNone {
 					add("transferSafeguards."+sv.ID, fmt.Sprintf("%s may receive personal data outside the %s and the catalog records no safeguard for it; give the mechanism your contract with the provider relies on (%s).",
 						sv.Name, r.Region, strings.Join(r.TransferMechanisms, ", ")), rprefix(r)+"Art. 13(1)(f), Art. 46")
 				}
@@ -266,12 +269,14 @@ func todosJ1(f *Facts) []compliance.Todo {
 		// Art. 19(4): a disclosure abroad names the State and the guarantee;
 		// where the State is not on the Federal Council's list and the
 		// catalog records no guarantee, the business gives it.
-		for _, ch := range f.Regimes {
+		for i := range f.Regimes {
+			ch := &f.Regimes[i]
 			if !slices.ContainsFunc(f.Laws, func(l compliance.Law) bool { return l.ID == lawFADP && slices.Contains(l.Jurisdictions, ch.ID) }) {
 				continue
 			}
-			for _, sv := range f.Services {
-				if transfersOutOf(ch, sv.Service) && transferBasis(ch, sv) == basisNone {
+			for j := range f.Services {
+				sv := &f.Services[j]
+				if transfersOutOf(ch, &sv.Service) && transferBasis(ch, sv) == basisNone {
 					add("transferSafeguards."+sv.ID, fmt.Sprintf("%s may receive personal data outside Switzerland, in a State this policy does not record as adequate, and the catalog records no guarantee for it; give the guarantee your contract with the provider relies on (%s).",
 						sv.Name, strings.Join(ch.TransferMechanisms, ", ")), "FADP Art. 19(4), Art. 16(2)")
 				}

@@ -1,0 +1,392 @@
+package policy
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/policygen/policygen/pkg/compliance"
+)
+
+// The clause library is compiled once, when it is loaded: clause lines and
+// labels into runs of literal text and placeholder numbers, conditions
+// into bit tests, headings into their anchors, and each clause's
+// requirements into checklist positions. Generation then reads no clause
+// text twice, builds no map and parses nothing (issue 9: a document in
+// about 100 µs). The compiled form is derived data only: the JSON files
+// stay the library, and Library.Check validates them as written.
+
+// Placeholders clause text and labels may use, by number. Clause text uses
+// the document's values (builder.setVars); the label placeholders at the
+// end are filled in by the generator that expands the label.
+const (
+	phBusinessName = iota
+	phWebsiteURL
+	phContactEmail
+	phPostalAddress
+	phEffectiveDate
+	phTemplateVersion
+	phAuthorityName
+	phAuthorityURL
+	phRegion
+	phLawName
+	phLawShort
+	phDPOContact
+	phRecipientCategories
+	phMinorsStatement
+	phSoldSharedServices
+	phProvisionExamples
+	phPhone
+	phTollFreeNumber
+	phRepresentative
+	phHostingProvider
+	phUnknownServices
+	phJointServices
+	phConsentMethod
+	phEmailServices
+	phMemberStateName
+	phMemberAuthorityName
+	phMemberAuthorityURL
+	phCrossSiteServices
+	phOptOutLinkStatus
+	phOptOutSignalsStatus
+	// Contract documents (terms, eula, acceptable-use).
+	phGoverningLaw
+	phMinimumAge
+	phBillingPeriod
+	phCancellationMethod
+	phSubscriptionTerms
+	// Disclaimer (issue 8, t2).
+	phAffiliateStatus
+	// Refund policy (issue 8, t3): the voluntary return window in days.
+	phRefundWindowDays
+	phReturnShippingPaidBy
+	// Issue 8, part j1: Quebec's person in charge and Brazil's
+	// encarregado (dpoContact, a placeholder when missing).
+	phPrivacyOfficer
+	phEncarregado
+	// Issue 8, part j2: the address New Zealand and South Africa require
+	// and Singapore's data protection officer (j2.go).
+	phRequiredAddress
+	phDataProtectionOfficer
+	// Shipping policy (issue 8, t4): where the business ships and when it
+	// dispatches (shippingVars).
+	phShippingRegions
+	phDispatchTime
+
+	// Label placeholders, filled in by the generator that uses the label.
+	phURL
+	phRecipients
+	phServices
+	phChannels
+	phExamples
+	phService
+	phProvider
+	phPurposes
+	phCountry
+	phAccess
+	phRole
+	phCategories
+	phRetention
+
+	numPlaceholders
+)
+
+// firstLabelPlaceholder is the first placeholder only generators fill in.
+const firstLabelPlaceholder = phURL
+
+// placeholderNames are the placeholders' names as clause text writes them
+// ({businessName}).
+var placeholderNames = [numPlaceholders]string{
+	phBusinessName: "businessName", phWebsiteURL: "websiteUrl", phContactEmail: "contactEmail",
+	phPostalAddress: "postalAddress", phEffectiveDate: "effectiveDate", phTemplateVersion: "templateVersion",
+	phAuthorityName: "authorityName", phAuthorityURL: "authorityUrl", phRegion: "region", phLawName: "lawName",
+	phLawShort: "lawShort", phDPOContact: "dpoContact", phRecipientCategories: "recipientCategories",
+	phMinorsStatement: "minorsStatement", phSoldSharedServices: "soldSharedServices",
+	phProvisionExamples: "provisionExamples", phPhone: "phone", phTollFreeNumber: "tollFreeNumber",
+	phRepresentative: "representative", phHostingProvider: "hostingProvider", phUnknownServices: "unknownServices",
+	phJointServices: "jointServices", phConsentMethod: "consentMethod", phEmailServices: "emailServices",
+	phMemberStateName: "memberStateName", phMemberAuthorityName: "memberAuthorityName",
+	phMemberAuthorityURL: "memberAuthorityUrl", phCrossSiteServices: "crossSiteServices",
+	phOptOutLinkStatus: "optOutLinkStatus", phOptOutSignalsStatus: "optOutSignalsStatus",
+	phGoverningLaw: "governingLaw", phMinimumAge: "minimumAge", phBillingPeriod: "billingPeriod",
+	phCancellationMethod: "cancellationMethod", phSubscriptionTerms: "subscriptionTerms",
+	phAffiliateStatus: "affiliateStatus", phRefundWindowDays: "refundWindowDays",
+	phReturnShippingPaidBy: "returnShippingPaidBy", phPrivacyOfficer: "privacyOfficer", phEncarregado: "encarregado",
+	phRequiredAddress: "requiredAddress", phDataProtectionOfficer: "dataProtectionOfficer",
+	phShippingRegions: "shippingRegions", phDispatchTime: "dispatchTime",
+	phURL: "url", phRecipients: "recipients", phServices: "services", phChannels: "channels",
+	phExamples: "examples", phService: "service", phProvider: "provider", phPurposes: "purposes",
+	phCountry: "country", phAccess: "access", phRole: "role", phCategories: "categories", phRetention: "retention",
+}
+
+// placeholderNumber returns the number of the placeholder called name.
+func placeholderNumber(name string) (int, bool) {
+	for i, n := range placeholderNames {
+		if n == name {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// segment is a run of a compiled line: literal text, or a placeholder
+// (ph >= 0) whose value replaces it.
+type segment struct {
+	text string
+	ph   int
+}
+
+// compileText splits s into literal runs and placeholders, as the
+// generator has always read "{name}" (ASCII letters between braces). A
+// name that is no placeholder stays literal text, braces and all.
+func compileText(s string) []segment {
+	if strings.IndexByte(s, '{') < 0 {
+		return []segment{{text: s, ph: -1}}
+	}
+	var out []segment
+	lit := 0 // start of the pending literal run
+	i := 0
+	for {
+		j := strings.IndexByte(s[i:], '{')
+		if j < 0 {
+			break
+		}
+		j += i
+		k := j + 1
+		for k < len(s) && ('a' <= s[k] && s[k] <= 'z' || 'A' <= s[k] && s[k] <= 'Z') {
+			k++
+		}
+		if k == j+1 || k == len(s) || s[k] != '}' {
+			i = j + 1
+			continue
+		}
+		ph, ok := placeholderNumber(s[j+1 : k])
+		if !ok {
+			i = k + 1
+			continue
+		}
+		if j > lit {
+			out = append(out, segment{text: s[lit:j], ph: -1})
+		}
+		out = append(out, segment{ph: ph})
+		i = k + 1
+		lit = i
+	}
+	if lit < len(s) {
+		out = append(out, segment{text: s[lit:], ph: -1})
+	}
+	return out
+}
+
+// Kinds of compiled clause lines.
+const (
+	lineParagraph = iota
+	lineStrong    // "!": a prominent paragraph
+	lineItem      // "- ": a list item
+	lineGenerator // "@name": generated blocks
+)
+
+// line is one compiled clause line.
+type line struct {
+	kind int
+	segs []segment
+	gen  generator
+}
+
+// condition is a compiled "when" list: every group must hold, and a group
+// holds when one of its terms does (a term is a condition bit, maybe
+// negated).
+type condition [][]condTerm
+
+type condTerm struct {
+	bit int
+	neg bool
+}
+
+// holds reports whether c holds for the condition bits set.
+func (c condition) holds(set []uint64) bool {
+	for _, group := range c {
+		ok := false
+		for _, t := range group {
+			if (set[t.bit>>6]>>(t.bit&63)&1 == 1) != t.neg {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// program is a document type compiled for one language.
+type program struct {
+	title    string
+	sections []compiledSection
+}
+
+type compiledSection struct {
+	id      string
+	heading string
+	anchor  string
+	href    string // "#" + anchor, for the table of contents
+	when    condition
+	clauses []compiledClause
+}
+
+type compiledClause struct {
+	id    string
+	when  condition
+	lines []line
+	// satisfies are the checklist positions (compiledLibrary.requirements)
+	// of the requirements the clause satisfies, in the clause's order.
+	satisfies []int
+}
+
+// compiledLibrary is everything generation reads, derived from the
+// Library and the checklists when they are loaded.
+type compiledLibrary struct {
+	programs map[[2]string]*program // by type and language
+	labels   map[string]map[string][]segment
+	// conditions numbers every condition name the structures use.
+	conditions map[string]int
+	// requirements numbers every checklist requirement; requirementLaw
+	// is each one's law, by position in laws.
+	requirements   map[string]int
+	requirementLaw []int
+	laws           []string // law ids, in compliance.Laws order
+}
+
+// compile derives the compiled library from l and the checklists.
+func (l *Library) compile(laws []compliance.Law) (*compiledLibrary, error) {
+	c := &compiledLibrary{
+		programs:     map[[2]string]*program{},
+		labels:       map[string]map[string][]segment{},
+		conditions:   map[string]int{},
+		requirements: map[string]int{},
+	}
+	for li, law := range laws {
+		c.laws = append(c.laws, law.ID)
+		for _, r := range law.Requirements {
+			c.requirements[r.ID] = len(c.requirementLaw)
+			c.requirementLaw = append(c.requirementLaw, li)
+		}
+	}
+	compileWhen := func(when []string) condition {
+		var cond condition
+		for _, w := range when {
+			var group []condTerm
+			for alt := range strings.SplitSeq(w, "|") {
+				name, neg := strings.CutPrefix(alt, "!")
+				bit, ok := c.conditions[name]
+				if !ok {
+					bit = len(c.conditions)
+					c.conditions[name] = bit
+				}
+				group = append(group, condTerm{bit: bit, neg: neg})
+			}
+			cond = append(cond, group)
+		}
+		return cond
+	}
+	for lang, t := range l.Texts {
+		labels := make(map[string][]segment, len(t.Labels))
+		for k, v := range t.Labels {
+			labels[k] = compileText(v)
+		}
+		c.labels[lang] = labels
+		for typ, s := range l.Structures {
+			p := &program{title: t.Titles[typ], sections: make([]compiledSection, len(s.Sections))}
+			for i, sec := range s.Sections {
+				heading := t.Sections[sec.ID]
+				anchor := slug(heading)
+				cs := compiledSection{id: sec.ID, heading: heading, anchor: anchor, href: "#" + anchor, when: compileWhen(sec.When),
+					clauses: make([]compiledClause, len(sec.Clauses))}
+				for j, cl := range sec.Clauses {
+					cc := compiledClause{id: cl.ID, when: compileWhen(cl.When)}
+					for _, r := range cl.Satisfies {
+						if n, ok := c.requirements[r]; ok {
+							cc.satisfies = append(cc.satisfies, n)
+						}
+					}
+					text, ok := t.Clauses[cl.ID]
+					if !ok {
+						return nil, fmt.Errorf("policy: language %s has no text for clause %s", lang, cl.ID)
+					}
+					for _, ln := range text {
+						cc.lines = append(cc.lines, compileLine(ln))
+					}
+					for _, ln := range cc.lines {
+						if ln.kind == lineGenerator && ln.gen == nil {
+							return nil, fmt.Errorf("policy: clause %s: unknown generator %s", cl.ID, ln.segs[0].text)
+						}
+					}
+					cs.clauses[j] = cc
+				}
+				p.sections[i] = cs
+			}
+			c.programs[[2]string{typ, lang}] = p
+		}
+	}
+	return c, nil
+}
+
+// compileLine compiles one line of clause text: "- " lines are list
+// items, "!" lines prominent paragraphs, "@name" lines generated blocks,
+// anything else a paragraph.
+func compileLine(s string) line {
+	switch {
+	case strings.HasPrefix(s, "@"):
+		// segs keeps the name for the error of an unknown generator.
+		return line{kind: lineGenerator, gen: generators[s[1:]], segs: []segment{{text: s, ph: -1}}}
+	case strings.HasPrefix(s, "- "):
+		return line{kind: lineItem, segs: compileText(s[2:])}
+	case strings.HasPrefix(s, "!"):
+		return line{kind: lineStrong, segs: compileText(s[1:])}
+	}
+	return line{kind: lineParagraph, segs: compileText(s)}
+}
+
+// conditionBits is the set of conditions that hold, as compiled bits.
+type conditionBits struct {
+	names map[string]int
+	bits  []uint64
+}
+
+func (c *conditionBits) reset(names map[string]int) {
+	c.names = names
+	n := (len(names) + 63) / 64
+	if cap(c.bits) < n {
+		c.bits = make([]uint64, n)
+	}
+	c.bits = c.bits[:n]
+	clear(c.bits)
+}
+
+// set records that the condition called name holds when v is true; a
+// name no structure uses is not recorded.
+func (c *conditionBits) set(name string, v bool) {
+	if !v {
+		return
+	}
+	if bit, ok := c.names[name]; ok {
+		c.bits[bit>>6] |= 1 << (bit & 63)
+	}
+}
+
+// setPrefixed is set for prefix + id ("law:" + "gdpr"), without building
+// the name on the heap.
+func (c *conditionBits) setPrefixed(prefix, id string) {
+	var buf [64]byte
+	key := append(append(buf[:0], prefix...), id...)
+	if bit, ok := c.names[string(key)]; ok {
+		c.bits[bit>>6] |= 1 << (bit & 63)
+	}
+}
+
+// has reports whether the condition called name holds.
+func (c *conditionBits) has(name string) bool {
+	bit, ok := c.names[name]
+	return ok && c.bits[bit>>6]>>(bit&63)&1 == 1
+}
