@@ -41,12 +41,12 @@ var generators = map[string]generator{
 	"usShared":            genUSShared,
 }
 
-// table collects a table's rows in the builder's arenas.
+// table collects a table's rows in the builder's scratch space; block
+// stores them in the arenas. One table is built at a time.
 type table struct {
 	b      *builder
 	header [][]Inline
 	rows   [][][]Inline
-	buf    [32][][]Inline
 }
 
 // newTable starts a table with the labels table.<key> as its header.
@@ -56,7 +56,7 @@ func (b *builder) newTable(t *table, keys ...string) {
 	for i, k := range keys {
 		t.header[i] = b.str(b.label2("table.", k))
 	}
-	t.rows = t.buf[:0]
+	t.rows = b.rowBuf[:0]
 }
 
 // row adds a row.
@@ -66,18 +66,27 @@ func (t *table) row(cells ...[]Inline) {
 
 // block is the table as a block (nil rows when it has none).
 func (t *table) block() Block {
+	t.b.rowBuf = t.rows[:0]
 	return Block{Kind: Table, Header: t.header, Rows: t.b.rows.copy(t.rows)}
 }
 
-// list collects a list's items.
+// list collects a generated list's items in the builder's scratch space.
 type list struct {
+	b     *builder
 	items [][]Inline
-	buf   [32][]Inline
 }
 
-func (l *list) init() { l.items = l.buf[:0] }
+func (b *builder) newList(l *list) {
+	l.b, l.items = b, b.listBuf[:0]
+}
 
 func (l *list) add(item []Inline) { l.items = append(l.items, item) }
+
+// emit adds the list to the document (emit copies the items).
+func (l *list) emit() {
+	l.b.emit(Block{Kind: List, Items: l.items})
+	l.b.listBuf = l.items[:0]
+}
 
 // genContents is the table of contents: an empty list that build fills
 // with the sections that follow (fillContents).
@@ -106,7 +115,7 @@ func genSummary(b *builder) {
 		recipients = append(recipients, b.label("summary.host"))
 	}
 	var l list
-	l.init()
+	b.newList(&l)
 	l.add(b.labelInlines("summary.who"))
 	l.add(b.labelInlines("summary.what", extra{phCategories, b.joinLower(cats)}))
 	l.add(b.labelInlines("summary.why", extra{phPurposes, b.joinLower(purposes)}))
@@ -138,7 +147,7 @@ func genSummary(b *builder) {
 		l.add(b.labelInlines(key))
 	}
 	l.add(b.labelInlines("summary.contact"))
-	b.emit(Block{Kind: List, Items: l.items})
+	l.emit()
 }
 
 // joinLower lists items in prose, each with its first letter in lower
@@ -288,19 +297,19 @@ func genPurposes(b *builder) {
 
 func genInterests(b *builder) {
 	var l list
-	l.init()
+	b.newList(&l)
 	for _, p := range b.f.Purposes {
 		if p.GDPRBasis == "legitimate_interests" {
 			lf := b.lowerFirst(b.label3("purpose.", p.ID, ".interest"))
 			l.add(b.cat(b.strs(b.label2("purpose.", p.ID), ": "), lf, b.str(".")))
 		}
 	}
-	b.emit(Block{Kind: List, Items: l.items})
+	l.emit()
 }
 
 func genCCPAPurposes(b *builder) {
 	var l list
-	l.init()
+	b.newList(&l)
 	var sb [32]string
 	seen := sb[:0]
 	for _, p := range b.f.Purposes {
@@ -310,7 +319,7 @@ func genCCPAPurposes(b *builder) {
 			l.add(b.strs(s, "."))
 		}
 	}
-	b.emit(Block{Kind: List, Items: l.items})
+	l.emit()
 }
 
 func genServices(b *builder) {
@@ -362,43 +371,40 @@ func (b *builder) link(url string) []Inline {
 // its terms state it: "Processor", or "Processor (payments); Controller
 // (security)". A purpose without a recorded role is not characterised.
 func (b *builder) role(s *ServiceFact) []Inline {
-	type group struct {
-		role  string
-		names []string
-		buf   [8]string
-	}
-	var gb [4]group
-	groups := gb[:0]
+	var rb [4]string
+	roles := rb[:0]
+	withRole := 0
 	for _, p := range s.Purposes {
-		r, ok := s.Roles[p]
-		if !ok {
-			continue
+		if r, ok := s.Roles[p]; ok {
+			withRole++
+			if !slices.Contains(roles, r) {
+				roles = append(roles, r)
+			}
 		}
-		i := slices.IndexFunc(groups, func(g group) bool { return g.role == r })
-		if i < 0 {
-			groups = append(groups, group{role: r})
-			i = len(groups) - 1
-			groups[i].names = groups[i].buf[:0]
-		}
-		groups[i].names = append(groups[i].names, b.label3("purpose.", p, ".short"))
 	}
-	switch len(groups) {
+	switch len(roles) {
 	case 0:
 		return b.str(b.label("role.unknown"))
 	case 1:
-		if len(groups[0].names) == len(s.Purposes) {
-			return b.str(b.label2("role.", groups[0].role))
+		if withRole == len(s.Purposes) {
+			return b.str(b.label2("role.", roles[0]))
 		}
 	}
 	var pb [8][]Inline
 	parts := pb[:0]
-	for i := range groups {
-		g := &groups[i]
+	for i, r := range roles {
 		if i > 0 {
 			parts = append(parts, b.str("; "))
 		}
+		var nb [16]string
+		names := nb[:0]
+		for _, p := range s.Purposes {
+			if s.Roles[p] == r {
+				names = append(names, b.label3("purpose.", p, ".short"))
+			}
+		}
 		parts = append(parts, b.labelInlines("role.for",
-			extra{phRole, b.str(b.label2("role.", g.role))}, extra{phPurposes, b.joinLower(g.names)}))
+			extra{phRole, b.str(b.label2("role.", r))}, extra{phPurposes, b.joinLower(names)}))
 	}
 	return b.cat(parts...)
 }
@@ -633,14 +639,14 @@ var cookiePurposes = []string{"analytics", "advertising", "embedded_content"}
 
 func genCookiePurposes(b *builder) {
 	var l list
-	l.init()
+	b.newList(&l)
 	l.add(b.str(b.label("cookie.purposes.strictlyNecessary")))
 	for _, p := range b.f.Purposes {
 		if slices.Contains(cookiePurposes, p.ID) {
 			l.add(b.strs(b.label2("purpose.", p.ID), "."))
 		}
 	}
-	b.emit(Block{Kind: List, Items: l.items})
+	l.emit()
 }
 
 // gdprFamily reports whether the GDPR or the UK GDPR applies.
@@ -900,7 +906,7 @@ func genCCPASources(b *builder) {
 		all = addUnique(all, c.Sources...)
 	}
 	var l list
-	l.init()
+	b.newList(&l)
 	emails := b.f.hasServiceCategory("email_marketing") || b.f.hasServiceCategory("crm")
 	for _, s := range []string{"you", "device", "derived"} {
 		if slices.Contains(all, s) {
@@ -911,7 +917,7 @@ func genCCPASources(b *builder) {
 			l.add(b.str(b.label3("source.", s, suffix)))
 		}
 	}
-	b.emit(Block{Kind: List, Items: l.items})
+	l.emit()
 }
 
 // genUSShared (issue 8, US state privacy laws) lists, in the document's

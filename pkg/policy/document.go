@@ -185,6 +185,9 @@ type builder struct {
 	// heads are the sections given a heading so far, with its block.
 	heads []head
 
+	rowBuf  [][][]Inline // the table being built (blocks.go)
+	listBuf [][]Inline   // the generated list being built
+
 	satisfiedAt []int32  // by checklist position: section<<16 | clause, plus one
 	lawMask     []uint64 // by law position: the listed jurisdictions it covers
 	lawIn       []bool   // by law position: the law applies here
