@@ -554,6 +554,16 @@ func (c *Catalog) Service(id string) (Service, bool) {
 	return c.Services[i], true
 }
 
+// ServiceEntry returns the catalog's own entry for the service with id,
+// without copying it: callers must not change it.
+func (c *Catalog) ServiceEntry(id string) (*Service, bool) {
+	i, ok := c.serviceIndex[id]
+	if !ok {
+		return nil, false
+	}
+	return &c.Services[i], true
+}
+
 // Jurisdiction returns the jurisdiction with id.
 func (c *Catalog) Jurisdiction(id string) (Jurisdiction, bool) {
 	i := slices.IndexFunc(c.Jurisdictions, func(j Jurisdiction) bool { return j.ID == id })

@@ -138,7 +138,7 @@ func hasConsentLaw(laws []Law) bool {
 // deterministic: factors in model order, flags by severity, code, law and
 // subject.
 func Assess(in Input) Assessment {
-	var a Assessment
+	a := Assessment{Factors: make([]Factor, 0, len(RiskModel))}
 	for _, m := range RiskModel {
 		n := m.count(in)
 		if n == 0 {
@@ -161,7 +161,7 @@ var severityOrder = map[Severity]int{SeverityError: 0, SeverityWarning: 1, Sever
 
 // Flags computes the compliance flags of in, each from the catalog.
 func Flags(in Input) []Flag {
-	var out []Flag
+	out := make([]Flag, 0, 8)
 	has := func(id string) *Law {
 		for i := range in.Laws {
 			if in.Laws[i].ID == id {

@@ -444,7 +444,7 @@ func (b *builder) transferTable(j *catalog.Jurisdiction) Block {
 	t.header[2] = b.str(b.jlabel("table.adequacy"))
 	for i := range b.f.Services {
 		s := &b.f.Services[i]
-		if !transfersOutOf(j, &s.Service) {
+		if !transfersOutOf(j, s.Service) {
 			continue
 		}
 		country := b.str(b.label("country.unknown"))

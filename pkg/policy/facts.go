@@ -77,7 +77,9 @@ type PurposeFact struct {
 
 // ServiceFact is a requested service with what the facts add to its entry.
 type ServiceFact struct {
-	catalog.Service
+	// Service is the catalog's entry (shared: never changed), or a copy
+	// of it with the request's transfer safeguards added.
+	*catalog.Service
 	Purposes []string
 	// Transfer is true when the provider is established outside the
 	// jurisdiction's region (GDPR/UK GDPR Chapter V).
@@ -283,14 +285,14 @@ func (f *Facts) build(req Request) error {
 		own = append(own, bt.DataCategories...)
 	}
 	if req.CollectsPayments || slices.ContainsFunc(ids, func(id string) bool {
-		s, ok := cat.Service(id)
+		s, ok := cat.ServiceEntry(id)
 		return ok && s.Category == "payments"
 	}) {
 		own = append(own, cat.Payments.DataCategories...)
 	}
 	s.own = own
 	for _, id := range ids {
-		sv, ok := cat.Service(id)
+		sv, ok := cat.ServiceEntry(id)
 		if !ok {
 			// Not in the catalog: named in the document, described by
 			// nothing it cannot know, and a to-do.
@@ -300,6 +302,8 @@ func (f *Facts) build(req Request) error {
 		// Safeguards the business states for its contract with the
 		// provider add to those the provider states.
 		if extra := req.TransferSafeguards[sv.ID]; len(extra) > 0 {
+			own := *sv // the catalog's entry stays as it is
+			sv = &own
 			t := map[string][]string{}
 			for k, v := range sv.Transfers {
 				t[k] = slices.Clone(v)
@@ -320,7 +324,9 @@ func (f *Facts) build(req Request) error {
 		// A provider of unknown country may be outside the region: the
 		// document says so rather than that nothing is transferred.
 		regimes := f.transferRegimes()
-		sf.Transfer = slices.ContainsFunc(regimes, func(r catalog.Jurisdiction) bool { return transfersOutOf(&r, &sf.Service) })
+		for i := range regimes {
+			sf.Transfer = sf.Transfer || transfersOutOf(&regimes[i], sf.Service)
+		}
 		// A category the service category narrows (a payment provider's
 		// device data serves fraud screening, not the payment itself) is
 		// used only for those purposes.
@@ -346,7 +352,7 @@ func (f *Facts) build(req Request) error {
 		// loader rejects it too). An advertising or social service whose
 		// CCPA role no source confirmed is treated as a third party:
 		// disclosing a possible sale or sharing is safer than denying one.
-		if thirdParty(&sf.Service) {
+		if thirdParty(sf.Service) {
 			sf.SellsOrShares = true
 			for _, c := range sf.DataCategories {
 				if i := categoryIndex(cat, c); i >= 0 && s.catUsed[i] {
@@ -621,7 +627,7 @@ func crossSite(s *ServiceFact) bool {
 	case "advertising", "social", "video", "maps":
 		return true
 	}
-	return thirdParty(&s.Service)
+	return thirdParty(s.Service)
 }
 
 // transferRegimes are the regions transfers are judged against: the

@@ -186,7 +186,7 @@ func Assess(f *Facts, applicable []compliance.Requirement) compliance.Assessment
 		}
 		for j := range regimes {
 			r := &regimes[j]
-			if !transfersOutOf(r, &s.Service) {
+			if !transfersOutOf(r, s.Service) {
 				continue
 			}
 			switch transferBasis(r, s) {

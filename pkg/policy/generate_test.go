@@ -338,7 +338,7 @@ func completeRequest(req *Request) {
 	}
 	for _, r := range facts.Regimes {
 		for _, s := range facts.Services {
-			if transfersOutOf(&r, &s.Service) && transferBasis(&r, &s) == basisNone {
+			if transfersOutOf(&r, s.Service) && transferBasis(&r, &s) == basisNone {
 				if req.TransferSafeguards == nil {
 					req.TransferSafeguards = map[string][]string{}
 				}
