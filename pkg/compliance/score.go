@@ -151,6 +151,9 @@ func Assess(in Input) Assessment {
 		a.Factors = append(a.Factors, Factor{ID: m.ID, Points: pts, Why: m.Why})
 		a.Score += pts
 	}
+	if len(a.Factors) == 0 {
+		a.Factors = nil // as before the slice was sized: no factors is null
+	}
 	a.Score = min(a.Score, 100)
 	a.Level = Level(a.Score)
 	a.Flags = Flags(in)
@@ -281,6 +284,9 @@ func Flags(in Input) []Flag {
 				out[i].Citation += "; " + c
 			}
 		}
+	}
+	if len(out) == 0 {
+		return nil
 	}
 	slices.SortStableFunc(out, func(a, b Flag) int {
 		return cmp.Or(

@@ -163,7 +163,7 @@ func (b *builder) joinLower(items []string) []Inline {
 		}
 	}
 	out := b.ins.alloc(n)
-	sep, last := b.label("listSeparator"), b.label("listLastSeparator")
+	sep, last := b.listSep, b.listLast
 	k := 0
 	for i, it := range items {
 		if first, rest, split := splitFirst(it, false); split {

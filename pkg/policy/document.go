@@ -194,6 +194,21 @@ type builder struct {
 	lawIn       []bool   // by law position: the law applies here
 	ccpa        []ccpaGroup
 	ccpaDone    bool
+
+	// The list words every join uses, looked up once per document.
+	listSep, listLast, listLastOr, none string
+	// lawNames are the "law.<id>" labels of f.Laws, in their order.
+	lawNames []string
+}
+
+// prepareWords looks up the words the builder uses most.
+func (b *builder) prepareWords() {
+	b.listSep, b.listLast = b.label("listSeparator"), b.label("listLastSeparator")
+	b.listLastOr, b.none = b.label("listLastSeparatorOr"), b.label("none")
+	b.lawNames = b.lawNames[:0]
+	for _, l := range b.f.Laws {
+		b.lawNames = append(b.lawNames, b.label2("law.", l.ID))
+	}
 }
 
 // head is a section heading in blocks.
@@ -460,8 +475,8 @@ func (b *builder) setVars() {
 		set(phAuthorityName, b.str(a.Name))
 		set(phAuthorityURL, b.linkTo(a.URL, a.URL))
 	}
-	for _, l := range f.Laws {
-		if n := b.label2("law.", l.ID); n != "" {
+	for i, l := range f.Laws {
+		if n := b.lawNames[i]; n != "" {
 			set(phLawName, b.str(n))
 			set(phLawShort, b.str(b.label2("lawShort.", l.ID)))
 		}
@@ -491,7 +506,7 @@ func (b *builder) setVars() {
 			without = append(without, w)
 		}
 	}
-	set(phProvisionExamples, b.joinWith(without, b.label("listLastSeparatorOr")))
+	set(phProvisionExamples, b.joinWith(without, b.listLastOr))
 	// Issue 8, part j1: the person in charge in Québec (s. 3.1) and the
 	// encarregado in Brazil (LGPD Art. 41) must be named; missing, they are
 	// placeholders (and todos).
@@ -527,8 +542,8 @@ func (b *builder) setVars() {
 		rv := &b.byJurisdiction[i]
 		*rv = *v
 		rv[phRegion] = value{ins: b.str(b.label2("region.", r.ID)), ok: true}
-		for _, l := range f.Laws {
-			if n := b.label2("law.", l.ID); n != "" && slices.Contains(l.Jurisdictions, r.ID) {
+		for li, l := range f.Laws {
+			if n := b.lawNames[li]; n != "" && slices.Contains(l.Jurisdictions, r.ID) {
 				rv[phLawName] = value{ins: b.str(n), ok: true}
 				rv[phLawShort] = value{ins: b.str(b.label2("lawShort.", l.ID)), ok: true}
 			}
@@ -652,18 +667,18 @@ func (b *builder) shippingVars(v *vars) {
 
 // join lists items in prose: "a, b and c".
 func (b *builder) join(items []string) []Inline {
-	return b.joinWith(items, b.label("listLastSeparator"))
+	return b.joinWith(items, b.listLast)
 }
 
 // joinWith lists items in prose with last before the last item ("a, b or c").
 func (b *builder) joinWith(items []string, last string) []Inline {
 	switch len(items) {
 	case 0:
-		return b.str(b.label("none"))
+		return b.str(b.none)
 	case 1:
 		return b.str(items[0])
 	}
-	sep := b.label("listSeparator")
+	sep := b.listSep
 	out := b.ins.alloc(2*len(items) - 1)
 	for i, it := range items {
 		out[2*i] = Inline{Kind: Plain, Text: it}
@@ -797,6 +812,7 @@ func (b *builder) clauseJurisdiction(c *compiledClause) *catalog.Jurisdiction {
 // build selects the clauses whose conditions hold and assembles the tree,
 // recording which section satisfies each requirement.
 func (b *builder) build(p *program, applicable []compliance.Requirement, doc *Document) error {
+	b.prepareWords()
 	b.setVars()
 	b.f.conditionBits(&b.cond, b.lib.conditions)
 	b.prepareLaws()
