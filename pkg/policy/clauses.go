@@ -242,8 +242,9 @@ func (l *Library) mergePart(p *Structure) error {
 	return errors.Join(problems...)
 }
 
-// placeholder matches {name} in clause text and labels.
-var placeholder = regexp.MustCompile(`\{([A-Za-z]+)\}`)
+// placeholder matches {name} in clause text and labels; compiled when
+// Check first needs it, not at every cold start.
+var placeholder = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{([A-Za-z]+)\}`) })
 
 // conditionName reports whether c (without "!") is in the condition vocabulary.
 func conditionName(c string) bool {
@@ -390,7 +391,7 @@ func checkLine(lang, where, line string, bad func(string, ...any)) {
 		}
 		return
 	}
-	for _, m := range placeholder.FindAllStringSubmatch(line, -1) {
+	for _, m := range placeholder().FindAllStringSubmatch(line, -1) {
 		if _, ok := placeholderNumber(m[1]); !ok {
 			bad("language %s: %s: unknown placeholder {%s}", lang, where, m[1])
 		}

@@ -615,21 +615,9 @@ func (b *builder) contractVars(v *vars) {
 	}
 }
 
-// smallInts are the decimal forms of the numbers requests give (ages,
-// days), so that writing one allocates nothing.
-var smallInts = func() (t [366]string) {
-	for i := range t {
-		t[i] = strconv.Itoa(i)
-	}
-	return t
-}()
-
-func smallInt(n int) string {
-	if n >= 0 && n < len(smallInts) {
-		return smallInts[n]
-	}
-	return strconv.Itoa(n)
-}
+// smallInt is n in decimal: strconv keeps the strings of 0-99, so the
+// ages and day counts requests give rarely allocate.
+func smallInt(n int) string { return strconv.Itoa(n) }
 
 // shippingVars fills the shipping policy's placeholders (issue 8, t4):
 // where the business ships ("shippingRegions") and when it dispatches
@@ -658,11 +646,23 @@ func (b *builder) shippingVars(v *vars) {
 		case 1:
 			v[phDispatchTime] = value{ins: b.str(b.label("dispatch.oneDay")), ok: true}
 		default:
-			// "# business days": the number in place of "#".
-			before, after, _ := strings.Cut(b.label("dispatch.days"), "#")
-			v[phDispatchTime] = value{ins: b.strs(before, smallInt(*d), after), ok: true}
+			// "within # business days": the number in place of each "#".
+			v[phDispatchTime] = value{ins: b.replaceHash(b.label("dispatch.days"), smallInt(*d)), ok: true}
 		}
 	}
+}
+
+// replaceHash is s with every "#" replaced by n, as runs.
+func (b *builder) replaceHash(s, n string) []Inline {
+	k := strings.Count(s, "#")
+	out := b.ins.alloc(2*k + 1)
+	for i := range k {
+		before, after, _ := strings.Cut(s, "#")
+		out[2*i], out[2*i+1] = Inline{Kind: Plain, Text: before}, Inline{Kind: Plain, Text: n}
+		s = after
+	}
+	out[2*k] = Inline{Kind: Plain, Text: s}
+	return out
 }
 
 // join lists items in prose: "a, b and c".
