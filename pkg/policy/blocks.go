@@ -223,8 +223,24 @@ func (b *builder) labelSegsFor(key, jurisdiction string) []segment {
 
 // examples is what a data category includes, limited to what the facts
 // support: no cookie identifiers without cookies, no emails without an
-// email service.
+// email service. Worked out once per category and document.
 func (b *builder) examples(id string) []Inline {
+	for _, e := range b.exampleCache {
+		if e.id == id {
+			return e.ins
+		}
+	}
+	ins := b.makeExamples(id)
+	b.exampleCache = append(b.exampleCache, cachedExamples{id, ins})
+	return ins
+}
+
+type cachedExamples struct {
+	id  string
+	ins []Inline
+}
+
+func (b *builder) makeExamples(id string) []Inline {
 	f := b.f
 	var pb [4]string
 	parts := pb[:0]
@@ -539,7 +555,8 @@ func transferBasis(j *catalog.Jurisdiction, s *ServiceFact) int {
 	stated := s.Transfers[j.ID]
 	implied := certifiedImplied(j, s)
 	hasMech := func(m string) bool { return implied && m == j.Certification || slices.Contains(stated, m) }
-	adequate := func(c string) bool { return slices.Contains(j.Adequate, c) || slices.Contains(j.Countries, c) }
+	g := regionOf(j)
+	adequate := func(c string) bool { return g.adequate.has(c) || g.countries.has(c) }
 	accessOK := !slices.ContainsFunc(s.AccessCountries, func(c string) bool { return !adequate(c) })
 	switch {
 	case s.ProviderCountry != "" && adequate(s.ProviderCountry) && accessOK:

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -194,6 +195,8 @@ type builder struct {
 	lawIn       []bool   // by law position: the law applies here
 	ccpa        []ccpaGroup
 	ccpaDone    bool
+	// exampleCache holds each data category's examples (blocks.go).
+	exampleCache []cachedExamples
 
 	// The list words every join uses, looked up once per document.
 	listSep, listLast, listLastOr, none string
@@ -231,6 +234,7 @@ func (b *builder) reset() {
 	b.base = vars{}
 	b.ccpa = b.ccpa[:0]
 	b.ccpaDone = false
+	b.exampleCache = b.exampleCache[:0]
 	b.regime = catalog.Jurisdiction{}
 }
 
@@ -769,22 +773,30 @@ func sameLowerFirst(a, b string) bool {
 }
 
 // useJurisdiction makes r's words current (the document's own when r is
-// the zero value).
+// nil or not listed).
 func (b *builder) useJurisdiction(r *catalog.Jurisdiction) {
-	if r != nil && len(b.byJurisdiction) > 0 {
-		if i := jurisdictionIndex(b.f.Jurisdictions, r.ID); i >= 0 {
-			b.regime, b.vars = *r, &b.byJurisdiction[i]
-			return
-		}
+	i := -1
+	if r != nil {
+		i = jurisdictionIndex(b.f.Jurisdictions, r.ID)
+	}
+	b.useJurisdictionAt(i)
+}
+
+// useJurisdictionAt makes the words of the i-th listed jurisdiction
+// current, or the document's own for i < 0.
+func (b *builder) useJurisdictionAt(i int) {
+	if i >= 0 && i < len(b.byJurisdiction) {
+		b.regime, b.vars = b.f.Jurisdictions[i], &b.byJurisdiction[i]
+		return
 	}
 	b.regime, b.vars = b.f.Jurisdiction, &b.base
 }
 
-// clauseJurisdiction is the one listed jurisdiction whose laws a clause
-// satisfies (the UK complaint clause satisfies UK GDPR only; Brazil's
-// clauses the LGPD), or nil for a clause about several jurisdictions or
-// none, which speaks with the document's own words.
-func (b *builder) clauseJurisdiction(c *compiledClause) *catalog.Jurisdiction {
+// clauseJurisdiction is the position of the one listed jurisdiction whose
+// laws a clause satisfies (the UK complaint clause satisfies UK GDPR only;
+// Brazil's clauses the LGPD), or -1 for a clause about several
+// jurisdictions or none, which speaks with the document's own words.
+func (b *builder) clauseJurisdiction(c *compiledClause) int {
 	var found uint64
 	started := false
 	for _, r := range c.satisfies {
@@ -799,14 +811,9 @@ func (b *builder) clauseJurisdiction(c *compiledClause) *catalog.Jurisdiction {
 		found &= b.lawMask[law]
 	}
 	if found == 0 || found&(found-1) != 0 {
-		return nil
+		return -1
 	}
-	for i := range b.f.Jurisdictions {
-		if found == 1<<i {
-			return &b.f.Jurisdictions[i]
-		}
-	}
-	return nil
+	return bits.TrailingZeros64(found)
 }
 
 // build selects the clauses whose conditions hold and assembles the tree,
@@ -835,7 +842,7 @@ func (b *builder) build(p *program, applicable []compliance.Requirement, doc *Do
 				continue
 			}
 			if multi {
-				b.useJurisdiction(b.clauseJurisdiction(c))
+				b.useJurisdictionAt(b.clauseJurisdiction(c))
 			}
 			b.clauseStart = len(b.blocks)
 			for li := range c.lines {
@@ -856,7 +863,7 @@ func (b *builder) build(p *program, applicable []compliance.Requirement, doc *Do
 		b.heads = append(b.heads, head{block: at, sec: sec})
 	}
 	if multi {
-		b.useJurisdiction(nil)
+		b.useJurisdictionAt(-1)
 	}
 	doc.Blocks = b.blocks
 	b.fillContents(doc)

@@ -645,8 +645,75 @@ func (f *Facts) transferRegimes() []catalog.Jurisdiction {
 // transfersOutOf reports whether a service's provider is, or may access
 // the data from, outside r's region (a provider of unknown country may be).
 func transfersOutOf(r *catalog.Jurisdiction, s *catalog.Service) bool {
-	return s.ProviderCountry == "" || !slices.Contains(r.Countries, s.ProviderCountry) ||
-		slices.ContainsFunc(s.AccessCountries, func(c string) bool { return !slices.Contains(r.Countries, c) })
+	in := regionOf(r).countries
+	if s.ProviderCountry == "" || !in.has(s.ProviderCountry) {
+		return true
+	}
+	for _, c := range s.AccessCountries {
+		if !in.has(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// countrySet is a set of ISO 3166-1 alpha-2 codes, one bit each.
+type countrySet [(26*26 + 63) / 64]uint64
+
+func countryBit(c string) int {
+	if len(c) != 2 || c[0] < 'A' || c[0] > 'Z' || c[1] < 'A' || c[1] > 'Z' {
+		return -1
+	}
+	return int(c[0]-'A')*26 + int(c[1]-'A')
+}
+
+func (s *countrySet) add(c string) {
+	if i := countryBit(c); i >= 0 {
+		s[i>>6] |= 1 << (i & 63)
+	}
+}
+
+func (s *countrySet) has(c string) bool {
+	i := countryBit(c)
+	return i >= 0 && s[i>>6]>>(i&63)&1 == 1
+}
+
+// regionSets are a jurisdiction's countries and the countries an adequacy
+// decision covers, as sets (catalog.Jurisdiction holds them as lists).
+type regionSets struct {
+	countries, adequate countrySet
+}
+
+// jurisdictionSets are every catalog jurisdiction's, by id, made on first use.
+var jurisdictionSets = sync.OnceValue(func() map[string]*regionSets {
+	m := map[string]*regionSets{}
+	for _, j := range cat().Jurisdictions {
+		r := &regionSets{}
+		for _, c := range j.Countries {
+			r.countries.add(c)
+		}
+		for _, c := range j.Adequate {
+			r.adequate.add(c)
+		}
+		m[j.ID] = r
+	}
+	return m
+})
+
+// regionOf is r's region; a jurisdiction the catalog does not hold (a
+// test's) gets its sets made here.
+func regionOf(r *catalog.Jurisdiction) *regionSets {
+	if g, ok := jurisdictionSets()[r.ID]; ok {
+		return g
+	}
+	g := &regionSets{}
+	for _, c := range r.Countries {
+		g.countries.add(c)
+	}
+	for _, c := range r.Adequate {
+		g.adequate.add(c)
+	}
+	return g
 }
 
 // needsRepresentativeIn: a controller not established in r's region names
