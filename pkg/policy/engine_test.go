@@ -1,0 +1,255 @@
+package policy
+
+import (
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/policygen/policygen/pkg/catalog"
+)
+
+// TestResultsOutliveThePool: Generate reuses its working memory, so a
+// result must hold nothing of it. A result kept while other documents (of
+// other types, jurisdictions and sizes) are generated stays equal to the
+// same request generated from fresh memory.
+func TestResultsOutliveThePool(t *testing.T) {
+	c := mustCatalog(t)
+	var kept []Result
+	for _, typ := range c.Types {
+		for _, j := range []string{"EU", "US", "BR", "UK,US-CA"} {
+			req := Request{Type: typ, BusinessName: "Pool " + typ + " " + j, WebsiteURL: "https://pool.example",
+				BusinessType: "marketplace", Language: "en", Jurisdiction: j, Format: Formats[len(kept)%len(Formats)],
+				CollectsPayments: true, CollectsUserData: true, UsesAnalytics: true, ThirdPartyServices: serviceMix(c)}
+			if len(kept)%2 == 0 {
+				completeRequest(&req)
+			}
+			res, err := Generate(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			kept = append(kept, res)
+		}
+	}
+	for _, res := range kept {
+		doc, facts, applicable, err := Compose(res.Request)
+		if err != nil {
+			t.Fatal(err)
+		}
+		content, err := Render(doc, res.Request.Format, res.Request.Language)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := Assess(facts, applicable)
+		name := res.Request.Type + "/" + res.Request.Jurisdiction
+		switch {
+		case res.Content != content:
+			t.Fatalf("%s: content changed after later documents: %s", name, firstDiff(res.Content, content))
+		case !reflect.DeepEqual(res.Evidence, doc.Evidence):
+			t.Fatalf("%s: evidence changed", name)
+		case !reflect.DeepEqual(res.Todos, facts.Todos):
+			t.Fatalf("%s: todos changed", name)
+		case !reflect.DeepEqual(res.Flags, a.Flags) || !reflect.DeepEqual(res.RiskFactors, a.Factors):
+			t.Fatalf("%s: flags or factors changed", name)
+		}
+	}
+}
+
+// TestCompileText: clause text is read as it always was: "{name}" with a
+// placeholder's name (ASCII letters) is a placeholder; anything else with
+// braces is literal text.
+func TestCompileText(t *testing.T) {
+	b := &builder{}
+	b.base[phBusinessName] = value{ins: []Inline{{Kind: Plain, Text: "Acme"}}, ok: true}
+	b.base[phEmailServices] = value{ins: []Inline{{Kind: Plain, Text: ""}}, ok: true} // set, empty
+	b.vars = &b.base
+	for in, want := range map[string]string{
+		"":                             "",
+		"plain text":                   "plain text",
+		"{businessName}":               "Acme",
+		"We are {businessName}.":       "We are Acme.",
+		"{businessName}{businessName}": "AcmeAcme",
+		"{unknownName} and {x}":        "{unknownName} and {x}",
+		"{region}":                     "{region}", // a placeholder without a value stays as written
+		"[{emailServices}]":            "[]",
+		"{ businessName}":              "{ businessName}",
+		"{business_name}":              "{business_name}",
+		"{}":                           "{}",
+		"{{businessName}}":             "{Acme}",
+		"trailing {":                   "trailing {",
+		"{businessName":                "{businessName",
+		"{businessName}}":              "Acme}",
+	} {
+		if got := inlineText(b.expand(compileText(in))); got != want {
+			t.Errorf("expand(%q) = %q, want %q", in, got, want)
+		}
+	}
+	// Extra values win over the document's.
+	got := inlineText(b.expand(compileText("{businessName} {services}"), extra{phBusinessName, []Inline{{Text: "Other"}}},
+		extra{phServices, []Inline{{Text: "Stripe"}}}))
+	if got != "Other Stripe" {
+		t.Errorf("with extras: %q", got)
+	}
+}
+
+// TestPlaceholderNames: every placeholder has a distinct name, found by
+// placeholderNumber.
+func TestPlaceholderNames(t *testing.T) {
+	seen := map[string]bool{}
+	for i, n := range placeholderNames {
+		if n == "" || seen[n] {
+			t.Fatalf("placeholder %d: name %q empty or repeated", i, n)
+		}
+		seen[n] = true
+		if got, ok := placeholderNumber(n); !ok || got != i {
+			t.Fatalf("placeholderNumber(%q) = %d, %v", n, got, ok)
+		}
+	}
+}
+
+// TestArena: slices from an arena are capped (an append copies rather than
+// overwriting a neighbour) and survive the arena's growth.
+func TestArena(t *testing.T) {
+	var a arena[int]
+	var all [][]int
+	for i := range 3000 {
+		s := a.alloc(i%7 + 1)
+		for k := range s {
+			s[k] = i
+		}
+		if len(s) != cap(s) {
+			t.Fatalf("alloc(%d): cap %d", len(s), cap(s))
+		}
+		all = append(all, s)
+	}
+	_ = append(all[0], -1) // must not write into all[1]
+	for i, s := range all {
+		for _, v := range s {
+			if v != i {
+				t.Fatalf("slice %d holds %d", i, v)
+			}
+		}
+	}
+	a.reset()
+	if s := a.alloc(5); len(s) != 5 || s[0] != 0 {
+		t.Fatalf("after reset: %v", s)
+	}
+	if a.alloc(0) != nil {
+		t.Fatal("alloc(0) is not nil")
+	}
+}
+
+// oldUserText is userText as it was before its fast path.
+func oldUserText(s string) string {
+	lines := strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' })
+	for i, l := range lines {
+		lines[i] = strings.Join(strings.Fields(l), " ")
+	}
+	lines = slices.DeleteFunc(lines, func(l string) bool { return l == "" })
+	return strings.Join(lines, ", ")
+}
+
+// textSamples are strings with the cases the fast paths must get right.
+var textSamples = []string{
+	"", " ", "a", "A", "Acme Ltd", " Acme", "Acme ", "Acme  Ltd", "Acme\tLtd", "1 Main St\nSpringfield",
+	"1 Main St\r\n\r\nSpringfield ", "Ünïcode GmbH", "Ålesund", "\u00a0nbsp", "a\u2003b", "x\vy", "x\fy",
+	"google-analytics", "Google Analytics", "GOOGLE_ANALYTICS", "google.analytics", "stripe", "Stripe",
+	"stirpe", "aws", "AWS", "a-b", "ab", "a", "éclair", "Éclair", "zoom", "Zoom Video", "zoom-", "-zoom",
+	"İstanbul", "ǅ", "i", "I", "[x]", "_x",
+}
+
+func TestUserTextFastPath(t *testing.T) {
+	for _, s := range textSamples {
+		if got, want := userText(s), oldUserText(s); got != want {
+			t.Errorf("userText(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+// TestFoldCompare: services sort as their folded forms do.
+func TestFoldCompare(t *testing.T) {
+	sign := func(n int) int { return min(max(n, -1), 1) }
+	for _, a := range textSamples {
+		for _, b := range textSamples {
+			if got, want := sign(foldCompare(a, b)), strings.Compare(fold(a), fold(b)); got != want {
+				t.Errorf("foldCompare(%q, %q) = %d, want %d", a, b, got, want)
+			}
+		}
+	}
+}
+
+// TestCaseFirst: capFirst and lowerFirst change the first byte as
+// strings.ToUpper and ToLower of it did, and sameLowerFirst compares what
+// lowerFirst gives.
+func TestCaseFirst(t *testing.T) {
+	b := &builder{}
+	for _, s := range textSamples {
+		up := strings.ToUpper(s[:min(1, len(s))]) + s[min(1, len(s)):]
+		if got := inlineText(b.capFirst([]Inline{{Kind: Plain, Text: s}})); got != up {
+			t.Errorf("capFirst(%q) = %q, want %q", s, got, up)
+		}
+		low := lowerFirstString(s)
+		if got := inlineText(b.lowerFirst(s)); got != low {
+			t.Errorf("lowerFirst(%q) = %q, want %q", s, got, low)
+		}
+		for _, o := range textSamples {
+			if got, want := sameLowerFirst(s, o), lowerFirstString(s) == lowerFirstString(o); got != want {
+				t.Errorf("sameLowerFirst(%q, %q) = %v", s, o, got)
+			}
+		}
+	}
+	// A link or a placeholder is never changed.
+	link := []Inline{{Kind: Link, Text: "acme", URL: "https://acme.example"}}
+	if got := b.capFirst(link); got[0].Text != "acme" {
+		t.Errorf("capFirst changed a link: %v", got)
+	}
+}
+
+// TestJoin: lists in prose, with and without a lower-case first letter.
+func TestJoin(t *testing.T) {
+	b := &builder{listSep: ", ", listLast: " and ", listLastOr: " or ", none: "None"}
+	for _, tt := range []struct {
+		items                 []string
+		join, joinOr, joinLow string
+	}{
+		{nil, "None", "None", "None"},
+		{[]string{"Apples"}, "Apples", "Apples", "apples"},
+		{[]string{"Apples", "Pears"}, "Apples and Pears", "Apples or Pears", "apples and pears"},
+		{[]string{"A", "b", "Éclairs"}, "A, b and Éclairs", "A, b or Éclairs", "a, b and \ufffd\x89clairs"},
+	} {
+		if got := inlineText(b.join(tt.items)); got != tt.join {
+			t.Errorf("join(%q) = %q", tt.items, got)
+		}
+		if got := inlineText(b.joinWith(tt.items, b.listLastOr)); got != tt.joinOr {
+			t.Errorf("joinWith(%q) = %q", tt.items, got)
+		}
+		if got := inlineText(b.joinLower(tt.items)); got != tt.joinLow {
+			t.Errorf("joinLower(%q) = %q", tt.items, got)
+		}
+	}
+	if got := inlineText(b.replaceHash("within # days (# days)", "12")); got != "within 12 days (12 days)" {
+		t.Errorf("replaceHash: %q", got)
+	}
+}
+
+// TestCountrySets: a jurisdiction's countries as a set, as the list says.
+func TestCountrySets(t *testing.T) {
+	c := mustCatalog(t)
+	codes := append(countryList(), "", "d", "de", "DEU", "ZZ")
+	for _, j := range c.Jurisdictions {
+		g := regionOf(&j)
+		for _, code := range codes {
+			if got, want := g.countries.has(code), slices.Contains(j.Countries, code); got != want {
+				t.Fatalf("%s: countries.has(%q) = %v", j.ID, code, got)
+			}
+			if got, want := g.adequate.has(code), slices.Contains(j.Adequate, code); got != want {
+				t.Fatalf("%s: adequate.has(%q) = %v", j.ID, code, got)
+			}
+		}
+	}
+	// A jurisdiction not in the catalog gets its own sets.
+	g := regionOf(&catalog.Jurisdiction{ID: "XX", Countries: []string{"FR"}})
+	if !g.countries.has("FR") || g.countries.has("DE") {
+		t.Fatal("sets of an uncatalogued jurisdiction")
+	}
+}
