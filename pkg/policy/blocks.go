@@ -194,17 +194,6 @@ func (b *builder) jlabel(key string) string {
 	return b.label(key)
 }
 
-// jlabel2 is jlabel for the key k1+k2.
-func (b *builder) jlabel2(k1, k2 string) string {
-	var buf [96]byte
-	key := append(append(buf[:0], k1...), k2...)
-	n := len(key)
-	if v, ok := b.t.Labels[string(append(append(key, '.'), b.regime.ID...))]; ok {
-		return v
-	}
-	return b.t.Labels[string(key[:n])]
-}
-
 func (b *builder) labelOK3(k1, k2, k3 string) (string, bool) {
 	var buf [96]byte
 	v, ok := b.t.Labels[string(append(append(append(buf[:0], k1...), k2...), k3...))]

@@ -91,9 +91,6 @@ const (
 	numPlaceholders
 )
 
-// firstLabelPlaceholder is the first placeholder only generators fill in.
-const firstLabelPlaceholder = phURL
-
 // placeholderNames are the placeholders' names as clause text writes them
 // ({businessName}).
 var placeholderNames = [numPlaceholders]string{
@@ -383,10 +380,4 @@ func (c *conditionBits) setPrefixed(prefix, id string) {
 	if bit, ok := c.names[string(key)]; ok {
 		c.bits[bit>>6] |= 1 << (bit & 63)
 	}
-}
-
-// has reports whether the condition called name holds.
-func (c *conditionBits) has(name string) bool {
-	bit, ok := c.names[name]
-	return ok && c.bits[bit>>6]>>(bit&63)&1 == 1
 }
