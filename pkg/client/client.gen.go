@@ -607,7 +607,7 @@ type GenerateRequest struct {
 
 	// Jurisdiction A jurisdiction id from GET /v1/catalog (EU, UK, US-CA, ...), an alias (GB, United Kingdom, EEA, California), or an EU or EEA member state (DE, Germany), which means EU with that state's supervisory authority named for complaints (stored as memberState). A comma-separated list (at most 20) asks for one document that meets every listed jurisdiction's laws; it is stored as ids in catalog order ("EU,US-CA"). EU and UK together give one document with a transfer table, Art. 27 representative and supervisory authority for each.
 	//
-	// Examples: AU, BR, CA, CH, CN, EU, IN, JP, KR, NZ, SG, TH, UK, US-CA, US-CO, US-CT, US-DE, US-IA, US-MN, US-MT, US-NE, US-NH, US-NJ, US-OR, US-TN, US-TX, US-UT, US-VA, US, ZA
+	// Examples: AU, BR, CA, CH, CN, EU, IN, JP, KR, NZ, SG, TH, UK, US-CA, US-CO, US-CT, US-DE, US-IA, US-IN, US-KY, US-MD, US-MN, US-MT, US-NE, US-NH, US-NJ, US-OR, US-RI, US-TN, US-TX, US-UT, US-VA, US, ZA
 	Jurisdiction string                   `json:"jurisdiction"`
 	Language     *GenerateRequestLanguage `json:"language,omitempty"`
 

@@ -98,6 +98,12 @@ var Catalog = []Definition{
 		Fix:       "Put an opt-in process in place before selling or sharing the personal information of consumers under 16, or stop doing so.",
 	},
 	{
+		Code: "us_md_sensitive_data_sale", Severity: SeverityError,
+		Citations: map[string]string{"MODPA": "Md. Code, Com. Law § 14-4607(a)(2)"},
+		Message:   "The request says the business sells sensitive personal data (sellsSensitiveData or sellsBiometricData). Maryland's law forbids a controller to sell sensitive data at all, even with consent; the policy cannot make that sale lawful for Maryland residents.",
+		Fix:       "Stop selling sensitive data of Maryland residents, or leave Maryland (US-MD, US) out of the document's jurisdictions if the law does not apply to you.",
+	},
+	{
 		Code: "ccpa_web_request_method", Severity: SeverityInfo,
 		Citations: map[string]string{"CCPA": "Cal. Civ. Code § 1798.130(a)(1)(B)"},
 		Message:   "A business that maintains a website must make it available for submitting requests. The policy names email (and the other methods the request gives); a web form is not described.",

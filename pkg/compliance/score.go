@@ -254,6 +254,10 @@ func Flags(in Input) []Flag {
 			raise("ccpa_sensitive_limited_use", "", "CCPA Regulations")
 		}
 	}
+	// Maryland forbids the sale of sensitive data outright (issue 8, j5b).
+	if has("us-md") != nil && in.Facts[FactSellsSensitiveData] {
+		raise("us_md_sensitive_data_sale", "", "MODPA")
+	}
 	if in.CCPAExempt {
 		raise("ccpa_not_applicable", "", "CCPA")
 	}

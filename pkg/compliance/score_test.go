@@ -207,3 +207,31 @@ func TestFlagCatalog(t *testing.T) {
 		}
 	}
 }
+
+// TestMarylandSensitiveSale: Maryland forbids any sale of sensitive data
+// (Md. Code, Com. Law § 14-4607(a)(2)), so a request that says the business
+// sells it raises an error under the MODPA in every document that carries
+// the MODPA, and nowhere else.
+func TestMarylandSensitiveSale(t *testing.T) {
+	sells := FactSet{FactSellsSensitiveData: true, FactHasThirdPartyServices: true}
+	for _, tt := range []struct {
+		j    string
+		want bool
+	}{{"US-MD", true}, {"US", true}, {"US-TX", false}, {"US-RI", false}} {
+		var got *Flag
+		for _, f := range Assess(input(t, tt.j, sells, 3)).Flags {
+			if f.Code == "us_md_sensitive_data_sale" {
+				got = &f
+			}
+		}
+		if (got != nil) != tt.want {
+			t.Errorf("%s: flag raised = %v, want %v", tt.j, got != nil, tt.want)
+		}
+		if got != nil && (got.Severity != SeverityError || got.Law != "MODPA" || got.Citation != "Md. Code, Com. Law § 14-4607(a)(2)") {
+			t.Errorf("%s: flag %+v", tt.j, *got)
+		}
+	}
+	if slices.ContainsFunc(Assess(input(t, "US-MD", FactSet{FactHasThirdPartyServices: true}, 3)).Flags, func(f Flag) bool { return f.Code == "us_md_sensitive_data_sale" }) {
+		t.Error("US-MD without sellsSensitiveData: flag raised")
+	}
+}

@@ -72,6 +72,9 @@ const (
 	// dispatches (shippingVars).
 	phShippingRegions
 	phDispatchTime
+	// Issue 8, part j5b: the legal entities behind the services that
+	// receive data as third parties (Rhode Island names every buyer).
+	phSoldSharedProviders
 
 	// Label placeholders, filled in by the generator that uses the label.
 	phURL
@@ -110,7 +113,7 @@ var placeholderNames = [numPlaceholders]string{
 	phAffiliateStatus: "affiliateStatus", phRefundWindowDays: "refundWindowDays",
 	phReturnShippingPaidBy: "returnShippingPaidBy", phPrivacyOfficer: "privacyOfficer", phEncarregado: "encarregado",
 	phRequiredAddress: "requiredAddress", phDataProtectionOfficer: "dataProtectionOfficer",
-	phShippingRegions: "shippingRegions", phDispatchTime: "dispatchTime",
+	phShippingRegions: "shippingRegions", phDispatchTime: "dispatchTime", phSoldSharedProviders: "soldSharedProviders",
 	phURL: "url", phRecipients: "recipients", phServices: "services", phChannels: "channels",
 	phExamples: "examples", phService: "service", phProvider: "provider", phPurposes: "purposes",
 	phCountry: "country", phAccess: "access", phRole: "role", phCategories: "categories", phRetention: "retention",

@@ -502,6 +502,20 @@ func (b *builder) setVars() {
 		}
 	}
 	set(phSoldSharedServices, b.join(sold))
+	// The provider of each such service, once; a service whose provider
+	// the catalog has not confirmed is named by itself.
+	var pb [16]string
+	buyers := pb[:0]
+	for i := range f.Services {
+		if f.Services[i].SellsOrShares {
+			n := f.Services[i].Provider
+			if n == "" {
+				n = f.Services[i].Name
+			}
+			buyers = addUnique(buyers, n)
+		}
+	}
+	set(phSoldSharedProviders, b.join(buyers))
 	var wb [24]string
 	without := wb[:0]
 	for _, p := range f.Purposes {
