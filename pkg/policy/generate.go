@@ -19,7 +19,7 @@ import (
 // TemplateVersion identifies the clause library and checklists a document
 // was generated with. Change it whenever generated text can change: the
 // same request, template version and effective date give the same bytes.
-const TemplateVersion = "2026-11-23.1"
+const TemplateVersion = "2026-11-26.1"
 
 // templateDate is the date part of TemplateVersion: the default effective date.
 var templateDate = time.Date(2026, time.November, 23, 0, 0, 0, 0, time.UTC)
