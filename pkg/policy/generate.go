@@ -22,7 +22,7 @@ import (
 const TemplateVersion = "2026-11-26.1"
 
 // templateDate is the date part of TemplateVersion: the default effective date.
-var templateDate = time.Date(2026, time.November, 23, 0, 0, 0, 0, time.UTC)
+var templateDate = time.Date(2026, time.November, 26, 0, 0, 0, 0, time.UTC)
 
 // Result is a generated document with its score and findings.
 type Result struct {
