@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -19,10 +20,10 @@ import (
 // TemplateVersion identifies the clause library and checklists a document
 // was generated with. Change it whenever generated text can change: the
 // same request, template version and effective date give the same bytes.
-const TemplateVersion = "2026-11-23.1"
+const TemplateVersion = "2026-11-26.1"
 
 // templateDate is the date part of TemplateVersion: the default effective date.
-var templateDate = time.Date(2026, time.November, 23, 0, 0, 0, 0, time.UTC)
+var templateDate = time.Date(2026, time.November, 26, 0, 0, 0, 0, time.UTC)
 
 // Result is a generated document with its score and findings.
 type Result struct {
@@ -156,7 +157,9 @@ func (st *state) compose(req Request) (*Document, *Facts, []compliance.Requireme
 func Assess(f *Facts, applicable []compliance.Requirement) compliance.Assessment {
 	req := &f.Request
 	in := compliance.Input{
+		Type:            req.Type,
 		Jurisdiction:    f.Jurisdiction.ID,
+		Jurisdictions:   f.scr.jids,
 		Laws:            f.Laws,
 		Facts:           f.Set,
 		Applicable:      applicable,
@@ -169,6 +172,9 @@ func Assess(f *Facts, applicable []compliance.Requirement) compliance.Assessment
 		DPOStated:       req.DPOContact != "",
 		CCPAExempt:      req.CCPAThresholdsMet != nil && !*req.CCPAThresholdsMet && f.CCPACovers,
 		SectorLaws:      sectorLaws(f),
+		// Contract documents (issue 8, risk per document type).
+		RefundWindowDays:    req.RefundWindowDays,
+		GoverningLawOutside: governingLawOutside(f),
 	}
 	if bt, ok := cat().BusinessType(req.BusinessType); ok {
 		in.SpecialCategory = bt.SpecialCategory
@@ -205,4 +211,22 @@ func Assess(f *Facts, applicable []compliance.Requirement) compliance.Assessment
 		}
 	}
 	return compliance.Assess(in)
+}
+
+// governingLawOutside lists the document's jurisdictions whose countries
+// do not include the country of the contract's chosen law (governingLaw:
+// a country, US-XX or GB-XXX), for the governing_law_abroad factor.
+func governingLawOutside(f *Facts) []string {
+	gl := f.Request.GoverningLaw
+	if gl == "" {
+		return nil
+	}
+	country, _, _ := strings.Cut(gl, "-")
+	var out []string
+	for _, j := range f.Jurisdictions {
+		if !slices.Contains(j.Countries, country) {
+			out = append(out, j.ID)
+		}
+	}
+	return out
 }
