@@ -113,3 +113,31 @@ func TestGoldenRiskConcernsType(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryTypeIsScored: every document type of the catalog has risk
+// factors of its own, and every type a factor or flag names is a catalog
+// type (a misspelt type would silently score nothing).
+func TestEveryTypeIsScored(t *testing.T) {
+	types := mustCatalog(t).Types
+	scored := map[string]bool{}
+	for _, m := range compliance.RiskModel {
+		for _, typ := range m.DocumentTypes() {
+			if !slices.Contains(types, typ) {
+				t.Errorf("factor %s names type %q, not in catalog.json", m.ID, typ)
+			}
+			scored[typ] = true
+		}
+	}
+	for _, d := range compliance.Catalog {
+		for _, typ := range d.DocumentTypes() {
+			if !slices.Contains(types, typ) {
+				t.Errorf("flag %s names type %q, not in catalog.json", d.Code, typ)
+			}
+		}
+	}
+	for _, typ := range types {
+		if !scored[typ] {
+			t.Errorf("no risk factor scores %s documents", typ)
+		}
+	}
+}
