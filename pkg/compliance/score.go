@@ -96,7 +96,7 @@ type FactorModel struct {
 	ID     string
 	Points int    // per occurrence, for counted factors
 	Max    int    // cap of a counted factor; 0 for a yes/no factor
-	Why    string // why it raises the risk of what the document covers, with the law that makes it a risk
+	Why    string // why it raises the risk of what the document covers (for the types other than privacy, with the law that makes it a risk)
 	// Types are the document types whose risk the factor measures; empty
 	// means [DefaultType] (privacy). docs/SCORING.md says why.
 	Types []string
