@@ -769,7 +769,7 @@ type Policy struct {
 	// RiskLevel From riskScore: low 0-24, medium 25-49, high 50-74, critical 75-100 (docs/SCORING.md).
 	RiskLevel PolicyRiskLevel `json:"riskLevel"`
 
-	// RiskScore Privacy risk of the business's data practices (not of gaps in the request), the sum of riskFactors capped at 100 (docs/SCORING.md). Higher is riskier.
+	// RiskScore Risk of what the document covers, from the factors of its type (a privacy policy, the privacy risk of the business's data practices; a terms of service, the risk of the contract; ...), never of gaps in the request. The sum of riskFactors capped at 100 (docs/SCORING.md). Higher is riskier.
 	RiskScore            int       `json:"riskScore"`
 	SellsBiometricData   *bool     `json:"sellsBiometricData,omitempty"`
 	SellsMinorsData      *bool     `json:"sellsMinorsData,omitempty"`
@@ -852,7 +852,7 @@ type PolicyFields struct {
 	// RiskLevel From riskScore: low 0-24, medium 25-49, high 50-74, critical 75-100 (docs/SCORING.md).
 	RiskLevel PolicyFieldsRiskLevel `json:"riskLevel"`
 
-	// RiskScore Privacy risk of the business's data practices (not of gaps in the request), the sum of riskFactors capped at 100 (docs/SCORING.md). Higher is riskier.
+	// RiskScore Risk of what the document covers, from the factors of its type (a privacy policy, the privacy risk of the business's data practices; a terms of service, the risk of the contract; ...), never of gaps in the request. The sum of riskFactors capped at 100 (docs/SCORING.md). Higher is riskier.
 	RiskScore            int       `json:"riskScore"`
 	SellsBiometricData   *bool     `json:"sellsBiometricData,omitempty"`
 	SellsMinorsData      *bool     `json:"sellsMinorsData,omitempty"`

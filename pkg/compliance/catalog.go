@@ -3,7 +3,9 @@ package compliance
 // Catalog is every compliance flag the generator can raise, by unique and
 // stable code. docs/FLAGS.md is generated from it (TestFlagsDoc). A code
 // is never reused for another finding; a retired code is deleted, not
-// repurposed.
+// repurposed. A definition's Types are the document types whose readers
+// can act on it (empty: the privacy policy only); docs/SCORING.md says
+// why each code has the types it has.
 var Catalog = []Definition{
 	{
 		Code: "cookie_consent_not_collected", Severity: SeverityError,
@@ -13,6 +15,7 @@ var Catalog = []Definition{
 		},
 		Message: "The website sets cookies or similar technologies that are not strictly necessary, and the request says it does not ask for consent before setting them (consentBanner is false). They may be set only with the user's prior consent; the policy does not claim a consent mechanism.",
 		Fix:     "Install a consent banner that blocks these cookies until the user opts in and lets them withdraw consent as easily, then set consentBanner to true.",
+		Types:   []string{"privacy", "cookie"},
 	},
 	{
 		Code: "cookie_consent_required", Severity: SeverityInfo,
@@ -22,6 +25,7 @@ var Catalog = []Definition{
 		},
 		Message: "Non-essential cookies or similar technologies (analytics, advertising or embedded content) are used; the policy says they are set only after consent through the cookie banner.",
 		Fix:     "Check that the banner blocks these cookies until the user opts in, offers a reject option as prominent as accept, and lets users withdraw consent as easily.",
+		Types:   []string{"privacy", "cookie"},
 	},
 	{
 		Code: "email_tracking_consent", Severity: SeverityInfo,
@@ -60,6 +64,7 @@ var Catalog = []Definition{
 		},
 		Message: "%s is not in the service catalog: the policy names it as a recipient but cannot say who provides it, what it receives, where, or under which safeguard.",
 		Fix:     "Choose the catalog service it corresponds to (GET /v1/catalog), or ask us to add it.",
+		Types:   []string{"privacy", "cookie"},
 	},
 	{
 		Code: "implied_uses_analytics", Severity: SeverityWarning,

@@ -25,8 +25,10 @@ func flagsDoc() string {
 	b.WriteString("Severity: `error` a practice that breaks a legal requirement as described;\n")
 	b.WriteString("`warning` a likely gap or an obligation beyond the policy to act on; `info`\n")
 	b.WriteString("something to know or confirm.\n\n")
+	b.WriteString("Types: the document types a flag is raised on, those whose reader can act on\n")
+	b.WriteString("it (docs/SCORING.md, \"Per document type\").\n\n")
 	fmt.Fprintf(&b, "%d codes.\n\n", len(Catalog))
-	b.WriteString("| code | severity | law: citation | message | fix |\n| --- | --- | --- | --- | --- |\n")
+	b.WriteString("| code | severity | types | law: citation | message | fix |\n| --- | --- | --- | --- | --- | --- |\n")
 	cell := func(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
 	for _, d := range Catalog {
 		var cites []string
@@ -39,7 +41,7 @@ func flagsDoc() string {
 		}) {
 			cites = append(cites, law+": "+d.Citations[law])
 		}
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", d.Code, d.Severity, cell(strings.Join(cites, "<br>")), cell(d.Message), cell(d.Fix))
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s |\n", d.Code, d.Severity, strings.Join(d.DocumentTypes(), ", "), cell(strings.Join(cites, "<br>")), cell(d.Message), cell(d.Fix))
 	}
 	return b.String()
 }
@@ -47,13 +49,13 @@ func flagsDoc() string {
 // riskModelDoc is the factor table of docs/SCORING.md.
 func riskModelDoc() string {
 	var b strings.Builder
-	b.WriteString("| factor | points | why |\n| --- | --- | --- |\n")
+	b.WriteString("| factor | types | points | why |\n| --- | --- | --- | --- |\n")
 	for _, m := range RiskModel {
 		pts := fmt.Sprint(m.Points)
 		if m.Max > 0 {
 			pts = fmt.Sprintf("%d each, at most %d", m.Points, m.Max)
 		}
-		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", m.ID, pts, m.Why)
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", m.ID, strings.Join(m.DocumentTypes(), ", "), pts, m.Why)
 	}
 	return b.String()
 }

@@ -46,6 +46,34 @@ type Definition struct {
 	Citations map[string]string
 	Message   string
 	Fix       string
+	// Types are the document types whose readers the flag concerns: it is
+	// raised only on documents of these types. Empty means
+	// [DefaultType] (privacy), as for a law (docs/SCORING.md, "Per
+	// document type").
+	Types []string
+}
+
+// DocumentTypes are the document types d concerns.
+func (d Definition) DocumentTypes() []string { return typesOrDefault(d.Types) }
+
+// typesOrDefault is types, or [DefaultType] when empty.
+func typesOrDefault(types []string) []string {
+	if len(types) == 0 {
+		return []string{DefaultType}
+	}
+	return types
+}
+
+// concerns reports whether a flag or factor of types concerns a document
+// of type typ ("" is DefaultType).
+func concerns(types []string, typ string) bool {
+	if typ == "" {
+		typ = DefaultType
+	}
+	if len(types) == 0 {
+		return typ == DefaultType
+	}
+	return slices.Contains(types, typ)
 }
 
 // Flag makes a flag of d under law, about subject ("" for none).

@@ -7,14 +7,20 @@ import (
 )
 
 // Input is what the score and the flags are computed from: the facts of
-// the business's data practices and the applicable law. Never the text,
-// and never what the request left out: missing inputs are to-dos, not risk.
+// the business's practices and the applicable law. Never the text, and
+// never what the request left out: missing inputs are to-dos, not risk.
 type Input struct {
+	// Type is the document type ("" is DefaultType): only the factors and
+	// flags that concern it count (FactorModel.Types, Definition.Types).
+	Type         string
 	Jurisdiction string
-	Laws         []Law // the laws that apply
-	Facts        FactSet
-	Applicable   []Requirement
-	Services     int // third-party services the catalog describes (the host included)
+	// Jurisdictions are the ids of every jurisdiction the document is
+	// for, the primary one included.
+	Jurisdictions []string
+	Laws          []Law // the laws that apply to the document's type
+	Facts         FactSet
+	Applicable    []Requirement
+	Services      int // third-party services the catalog describes (the host included)
 	// Implied lists request flags that were false although a requested
 	// service implies them (usesAnalytics, collectsPayments).
 	Implied []string
@@ -38,6 +44,14 @@ type Input struct {
 	CCPAExempt      bool     // the business meets no CCPA threshold
 	SectorLaws      []string // HIPAA, FERPA, COPPA, GLBA: from the business type
 	SpecialCategory bool     // the business type suggests GDPR Art. 9 data
+
+	// Contract documents (terms, eula, refund). RefundWindowDays is the
+	// request's change-of-mind returns window; nil when not stated.
+	RefundWindowDays *int
+	// GoverningLawOutside lists the jurisdictions (ids) whose countries do
+	// not include the country of the contract's chosen law
+	// (governingLaw); empty when no law is chosen.
+	GoverningLawOutside []string
 }
 
 // Assessment is the risk score, its factors and the findings of one document.
@@ -82,20 +96,37 @@ type FactorModel struct {
 	ID     string
 	Points int    // per occurrence, for counted factors
 	Max    int    // cap of a counted factor; 0 for a yes/no factor
-	Why    string // why it raises the privacy risk of the practices
-	count  func(Input) int
+	Why    string // why it raises the risk of what the document covers (for the types other than privacy, with the law that makes it a risk)
+	// Types are the document types whose risk the factor measures; empty
+	// means [DefaultType] (privacy). docs/SCORING.md says why.
+	Types []string
+	count func(Input) int
 }
 
-// RiskModel is the risk model: the privacy risk of what the business does
-// with personal data, whatever the request left out.
+// DocumentTypes are the document types m scores.
+func (m FactorModel) DocumentTypes() []string { return typesOrDefault(m.Types) }
+
+// Document types the risk model names besides the privacy policy.
+var (
+	privacyAndCookie = []string{DefaultType, "cookie"}
+	termsAndEULA     = []string{"terms", "eula"}
+)
+
+// RiskModel is the risk model: for the privacy policy, the privacy risk of
+// what the business does with personal data; for every other type, the
+// risk of what that document covers (cookies and similar technologies;
+// the contract; returns; delivery; endorsements; content rules). Whatever
+// the request left out adds nothing.
 var RiskModel = []FactorModel{
 	{ID: "sells_or_shares", Points: 20, Why: "Personal information goes to third parties that use it for their own purposes, such as cross-context behavioural advertising (a sale or sharing under Cal. Civ. Code § 1798.140(ad), (ah)); people lose control over it.",
+		Types: privacyAndCookie,
 		count: func(in Input) int { return b2i(in.Facts[FactSellsOrShares]) }},
 	{ID: "minors_data_sold", Points: 15, Why: "The personal information of consumers under 16 is sold or shared (Cal. Civ. Code § 1798.120(c)).",
 		count: func(in Input) int { return b2i(in.SellsMinorsData) }},
 	{ID: "sector_data", Points: 15, Max: 30, Why: "The business type handles data that sector law protects (health, children's, education or financial data).",
 		count: func(in Input) int { return len(in.SectorLaws) }},
 	{ID: "cookies_without_consent", Points: 15, Why: "Non-essential cookies are set without asking for consent first (Directive 2002/58/EC Art. 5(3); PECR reg. 6).",
+		Types: privacyAndCookie,
 		count: func(in Input) int {
 			return b2i(in.Facts[FactSetsNonEssentialCookies] && in.ConsentBanner != nil && !*in.ConsentBanner && hasConsentLaw(in.Laws))
 		}},
@@ -110,10 +141,13 @@ var RiskModel = []FactorModel{
 			return b2i(in.Facts[FactInternationalTransfers] && !in.ContractualTransfers && len(in.UnsafeguardedTransfers) == 0)
 		}},
 	{ID: "joint_controllers", Points: 5, Why: "Advertising pixels make the business a joint controller with the platform (GDPR Art. 26; CJEU C-40/17 Fashion ID).",
+		Types: privacyAndCookie,
 		count: func(in Input) int { return b2i(len(in.JointControllers) > 0) }},
 	{ID: "unknown_services", Points: 3, Max: 9, Why: "A service the catalog does not describe receives personal data: what it does with it is unknown.",
+		Types: privacyAndCookie,
 		count: func(in Input) int { return len(in.UnknownServices) }},
 	{ID: "non_essential_cookies", Points: 5, Why: "Cookies or similar technologies that are not strictly necessary track visitors' devices.",
+		Types: privacyAndCookie,
 		count: func(in Input) int { return b2i(in.Facts[FactSetsNonEssentialCookies]) }},
 	{ID: "payments", Points: 5, Why: "Payment data is processed; it attracts fraud.",
 		count: func(in Input) int { return b2i(in.Facts[FactCollectsPayments]) }},
@@ -121,6 +155,38 @@ var RiskModel = []FactorModel{
 		count: func(in Input) int { return b2i(in.Facts[FactUsesAnalytics]) }},
 	{ID: "third_party_services", Points: 1, Max: 10, Why: "Each service that receives personal data is one more organisation that holds it.",
 		count: func(in Input) int { return in.Services + len(in.UnknownServices) }},
+
+	// Contract documents: the risk of the contract, from facts the request
+	// states (never from what it left out). Sources: docs/legal/risk.md.
+	{ID: "auto_renewal", Points: 15, Why: "Subscriptions renew and are charged automatically until the consumer cancels. Automatic renewal law regulates the sign-up and the cancellation: in California, the offer terms shown clearly and conspicuously next to the consent request, affirmative consent before the first charge, an acknowledgment the consumer can keep, and cancellation online for subscriptions taken online (Cal. Bus. & Prof. Code §§ 17601(b), 17602(a), (d)); in the EU, the duration and the conditions for ending the contract given before it is made (Directive 2011/83/EU Art. 6(1)(o)).",
+		Types: termsAndEULA,
+		count: func(in Input) int { return b2i(in.Facts[FactAutoRenews] && hasLaw(in.Laws, "ca-arl", "crd")) }},
+	{ID: "withdrawal_right", Points: 10, Why: "Consumers who buy at a distance may withdraw within 14 days without giving a reason (Directive 2011/83/EU Art. 9; SI 2013/3134 regs. 29-30). A consumer who was not told of the right before the contract keeps it for up to 12 months longer (Directive 2011/83/EU Art. 10(1); SI 2013/3134 reg. 31).",
+		Types: []string{"terms", "eula", "refund"},
+		count: func(in Input) int { return b2i(in.Facts[FactCollectsPayments] && hasLaw(in.Laws, "crd", "ccr-2013")) }},
+	{ID: "refund_window_below_withdrawal", Points: 10, Why: "The business offers its own returns window, shorter than the 14-day statutory withdrawal period (Directive 2011/83/EU Art. 9(1); SI 2013/3134 reg. 30). The statutory period applies whatever the business offers, as the policy says: a return refused after the business's window but within the statutory period would breach the consumer's right. (A window of 0 days, no returns beyond the law, is not a shorter window.)",
+		Types: []string{"refund"},
+		count: func(in Input) int {
+			w := in.RefundWindowDays
+			return b2i(w != nil && *w > 0 && *w < 14 && in.Facts[FactCollectsPayments] && hasLaw(in.Laws, "crd", "ccr-2013"))
+		}},
+	{ID: "governing_law_abroad", Points: 10, Why: "The contract chooses the law of a country other than the one where the consumers it addresses live. For consumers in a country the business directs its activities to, that choice cannot take away the protection of the rules of their own country that cannot be set aside by agreement (Regulation (EC) No 593/2008 (Rome I) Art. 6(1)-(2), retained in UK law), so more than one law may govern the contract.",
+		Types: termsAndEULA,
+		count: func(in Input) int {
+			return b2i(slices.ContainsFunc(in.GoverningLawOutside, func(j string) bool { return lawCovers(in.Laws, j, "crd", "ccr-2013") }))
+		}},
+	{ID: "goods_delivery", Points: 10, Why: "Goods ordered at a distance must be delivered (in the United States, shipped) within the time the business states or, without one, within 30 days; when the business misses it, the consumer can, on the conditions the law sets, cancel and must be refunded (Directive 2011/83/EU Art. 18; Consumer Rights Act 2015 s. 28; 16 CFR §§ 435.1-435.2).",
+		Types: []string{"shipping"},
+		count: func(in Input) int { return b2i(hasLaw(in.Laws, "crd", "cra-2015", "us-ftc-mail-order")) }},
+	{ID: "transit_risk", Points: 5, Why: "The business bears the risk of loss of or damage to the goods in transit until the consumer, or someone the consumer names other than a carrier the business offered, has them (Directive 2011/83/EU Art. 20; Consumer Rights Act 2015 s. 29).",
+		Types: []string{"shipping"},
+		count: func(in Input) int { return b2i(hasLaw(in.Laws, "crd", "cra-2015")) }},
+	{ID: "affiliate_links", Points: 10, Why: "The website earns commissions or other benefits from links or recommendations. A material connection between an endorser and the seller (payment, a commission, free or discounted products) must be disclosed clearly and conspicuously (16 CFR § 255.5; the FTC's Endorsement Guides, which interpret Section 5 of the FTC Act).",
+		Types: []string{"disclaimer"},
+		count: func(in Input) int { return b2i(in.Facts[FactAffiliateLinks] && hasLaw(in.Laws, "ftc-endorsements")) }},
+	{ID: "content_moderation_eu", Points: 10, Why: "Users post or send content that the business may remove, or whose accounts it may suspend, under this policy. For users in the EU, an intermediary service must describe its content moderation in its terms (Regulation (EU) 2022/2065 Art. 14(1)) and apply its restrictions diligently, objectively and proportionately (Art. 14(4)); a hosting service must give each affected user a statement of reasons for a removal or suspension (Art. 17(1)).",
+		Types: []string{"acceptable-use"},
+		count: func(in Input) int { return b2i(slices.Contains(in.Jurisdictions, "EU")) }},
 }
 
 func b2i(b bool) int {
@@ -134,12 +200,29 @@ func hasConsentLaw(laws []Law) bool {
 	return slices.ContainsFunc(laws, func(l Law) bool { return l.ID == "eprivacy" || l.ID == "pecr" })
 }
 
-// Assess computes the risk factors, the score and the flags. It is
-// deterministic: factors in model order, flags by severity, code, law and
-// subject.
+// hasLaw reports whether one of the laws ids applies.
+func hasLaw(laws []Law, ids ...string) bool {
+	return slices.ContainsFunc(laws, func(l Law) bool { return slices.Contains(ids, l.ID) })
+}
+
+// lawCovers reports whether one of the laws ids applies and covers the
+// jurisdiction j.
+func lawCovers(laws []Law, j string, ids ...string) bool {
+	return slices.ContainsFunc(laws, func(l Law) bool {
+		return slices.Contains(ids, l.ID) && (slices.Contains(l.Jurisdictions, j) || slices.Contains(l.Jurisdictions, AllJurisdictions))
+	})
+}
+
+// Assess computes the risk factors, the score and the flags of a document
+// of type in.Type: only the factors and flags that concern that type. It
+// is deterministic: factors in model order, flags by severity, code, law
+// and subject.
 func Assess(in Input) Assessment {
 	a := Assessment{Factors: make([]Factor, 0, len(RiskModel))}
 	for _, m := range RiskModel {
+		if !concerns(m.Types, in.Type) {
+			continue
+		}
 		n := m.count(in)
 		if n == 0 {
 			continue
@@ -174,9 +257,12 @@ func Flags(in Input) []Flag {
 		return nil
 	}
 	// raise adds the catalog flag code under the first of laws that is
-	// one of its citations.
+	// one of its citations, if the code concerns the document's type.
 	raise := func(code, subject string, laws ...string) {
 		d := mustLookup(code)
+		if !concerns(d.Types, in.Type) {
+			return
+		}
 		for _, l := range laws {
 			if _, ok := d.Citations[l]; ok {
 				out = append(out, d.flag(l, subject))

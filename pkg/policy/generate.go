@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -156,7 +157,9 @@ func (st *state) compose(req Request) (*Document, *Facts, []compliance.Requireme
 func Assess(f *Facts, applicable []compliance.Requirement) compliance.Assessment {
 	req := &f.Request
 	in := compliance.Input{
+		Type:            req.Type,
 		Jurisdiction:    f.Jurisdiction.ID,
+		Jurisdictions:   f.scr.jids,
 		Laws:            f.Laws,
 		Facts:           f.Set,
 		Applicable:      applicable,
@@ -169,6 +172,9 @@ func Assess(f *Facts, applicable []compliance.Requirement) compliance.Assessment
 		DPOStated:       req.DPOContact != "",
 		CCPAExempt:      req.CCPAThresholdsMet != nil && !*req.CCPAThresholdsMet && f.CCPACovers,
 		SectorLaws:      sectorLaws(f),
+		// Contract documents (issue 8, risk per document type).
+		RefundWindowDays:    req.RefundWindowDays,
+		GoverningLawOutside: governingLawOutside(f),
 	}
 	if bt, ok := cat().BusinessType(req.BusinessType); ok {
 		in.SpecialCategory = bt.SpecialCategory
@@ -205,4 +211,22 @@ func Assess(f *Facts, applicable []compliance.Requirement) compliance.Assessment
 		}
 	}
 	return compliance.Assess(in)
+}
+
+// governingLawOutside lists the document's jurisdictions whose countries
+// do not include the country of the contract's chosen law (governingLaw:
+// a country, US-XX or GB-XXX), for the governing_law_abroad factor.
+func governingLawOutside(f *Facts) []string {
+	gl := f.Request.GoverningLaw
+	if gl == "" {
+		return nil
+	}
+	country, _, _ := strings.Cut(gl, "-")
+	var out []string
+	for _, j := range f.Jurisdictions {
+		if !slices.Contains(j.Countries, country) {
+			out = append(out, j.ID)
+		}
+	}
+	return out
 }

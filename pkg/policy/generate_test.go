@@ -815,6 +815,9 @@ func TestDeterministic(t *testing.T) {
 
 func TestEffectiveDate(t *testing.T) {
 	req, _ := ParseRequest([]byte(goldenRequests["eu-ecommerce"]))
+	// The golden request pins its date (so that a new template version
+	// leaves the golden text as it is); the default is the template date.
+	req.EffectiveDate = ""
 	res, err := Generate(req)
 	if err != nil {
 		t.Fatal(err)
