@@ -398,6 +398,9 @@ func TestCompleteInputIsReady(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 		placeholders := countPlaceholders(doc)
+		if f := emptyPlaceholder(doc); f != "" {
+			t.Fatalf("%s: a placeholder in %q has no text: the language lacks its missing.<field> label", name, f)
+		}
 		status := Status(facts.Todos)
 		complete := strings.HasSuffix(name, "complete=true")
 		switch {
@@ -412,6 +415,27 @@ func TestCompleteInputIsReady(t *testing.T) {
 		}
 	}
 	t.Logf("%d documents, %d ready", n, ready)
+}
+
+// emptyPlaceholder returns the text of the first block holding a
+// placeholder without text (which renders as an empty "****"), or "".
+func emptyPlaceholder(doc *Document) string {
+	for _, b := range doc.Blocks {
+		for _, in := range allInlines(b) {
+			if in.Kind == Missing && in.Text == "" {
+				return plainText(allInlines(b))
+			}
+		}
+	}
+	return ""
+}
+
+func plainText(ins []Inline) string {
+	var sb strings.Builder
+	for _, in := range ins {
+		sb.WriteString(in.Text)
+	}
+	return sb.String()
 }
 
 func allInlines(b Block) []Inline {
