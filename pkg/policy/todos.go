@@ -143,8 +143,8 @@ func todos(f *Facts) []compliance.Todo {
 			}
 		}
 	}
-	out = append(out, todosUSFederal(f)...) // issue 8, part j6 (us_federal.go)
-	out = todosJ2(f, out)                   // issue 8, part j2 (j2.go)
+	out = todosUSFederal(f, out) // issue 8, part j6 (us_federal.go)
+	out = todosJ2(f, out)        // issue 8, part j2 (j2.go)
 	// Issue 8, part j3: the Asia-Pacific laws' own citations and inputs.
 	out = todosJ3(f, out)
 	return out

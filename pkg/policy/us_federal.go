@@ -1,6 +1,10 @@
 package policy
 
-import "github.com/policygen/policygen/pkg/compliance"
+import (
+	"slices"
+
+	"github.com/policygen/policygen/pkg/compliance"
+)
 
 // Issue 8, part j6: the U.S. federal baseline. The COPPA Rule's online
 // notice (16 CFR 312.4(d), 312.10) applies in every U.S. jurisdiction
@@ -15,15 +19,17 @@ const lawCOPPA = "us-coppa"
 // be directed to children: for it, directedToChildren left out is a todo.
 const businessTypeChildren = "childrens_services"
 
-// todosUSFederal are the inputs the COPPA notice needs.
-func todosUSFederal(f *Facts) []compliance.Todo {
+// todosUSFederal appends to out the inputs the COPPA notice needs that no
+// todo in out names yet.
+func todosUSFederal(f *Facts, out []compliance.Todo) []compliance.Todo {
 	if !f.HasLaw(lawCOPPA) {
-		return nil
+		return out
 	}
 	req := f.Request
-	var out []compliance.Todo
 	add := func(field, why, cite string) {
-		out = append(out, compliance.Todo{Field: field, Why: why, Citation: cite})
+		if !slices.ContainsFunc(out, func(t compliance.Todo) bool { return t.Field == field }) {
+			out = append(out, compliance.Todo{Field: field, Why: why, Citation: cite})
+		}
 	}
 	if req.DirectedToChildren == nil && req.BusinessType == businessTypeChildren {
 		add("directedToChildren", "A children's service must say whether its website is directed to children under 13 or it knows it collects personal information from them (true or false): the policy then needs a notice for parents. Until you say, the policy has none.", "16 CFR 312.2, 312.4(d)")
