@@ -30,7 +30,8 @@ var (
 	boolColumns = map[string]bool{"collectsPayments": true, "collectsUserData": true, "usesAnalytics": true,
 		"onlineOnly": true, "consentBanner": true, "sellsMinorsData": true, "ccpaThresholdsMet": true, "optOutLink": true,
 		"servesQuebec": true, "smallProcessingAgent": true, "affiliateLinks": true,
-		"sellsSensitiveData": true, "sellsBiometricData": true}
+		"sellsSensitiveData": true, "sellsBiometricData": true,
+		"directedToChildren": true} // COPPA (issue 8, part j6)
 	// JSON cells: objects, and the numbers and true/false/objects of
 	// minimumAge and subscriptions.
 	jsonColumns = map[string]bool{"retention": true, "transferSafeguards": true, "minimumAge": true, "subscriptions": true,

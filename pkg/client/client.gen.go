@@ -583,6 +583,9 @@ type GenerateRequest struct {
 	// ContactEmail Privacy contact; without it the document shows placeholders and todos name it.
 	ContactEmail *openapi_types.Email `json:"contactEmail,omitempty"`
 
+	// DirectedToChildren The website or online service is directed to children under 13, or the business has actual knowledge that it collects personal information from a child under 13 (COPPA Rule, 16 CFR 312.2-312.3). In every U.S. jurisdiction the privacy policy then includes a notice for parents (16 CFR 312.4(d), 312.10). Absent or null means false; for businessType childrens_services in a U.S. jurisdiction, absent is a todo.
+	DirectedToChildren *bool `json:"directedToChildren,omitempty"`
+
 	// DispatchDays Shipping policy: business days from order to dispatch (0 = the same business day). Without it a shipping policy shows a placeholder and a todo; other document types ignore it.
 	DispatchDays *int `json:"dispatchDays,omitempty"`
 
@@ -739,12 +742,13 @@ type Policy struct {
 	Content string `json:"content"`
 
 	// CreatedAt RFC 3339, UTC, whole seconds.
-	CreatedAt        time.Time          `json:"createdAt"`
-	DispatchDays     *int               `json:"dispatchDays,omitempty"`
-	DpoContact       *string            `json:"dpoContact,omitempty"`
-	EffectiveDate    openapi_types.Date `json:"effectiveDate"`
-	EstablishedIn    *string            `json:"establishedIn,omitempty"`
-	EuRepresentative *string            `json:"euRepresentative,omitempty"`
+	CreatedAt          time.Time          `json:"createdAt"`
+	DirectedToChildren *bool              `json:"directedToChildren,omitempty"`
+	DispatchDays       *int               `json:"dispatchDays,omitempty"`
+	DpoContact         *string            `json:"dpoContact,omitempty"`
+	EffectiveDate      openapi_types.Date `json:"effectiveDate"`
+	EstablishedIn      *string            `json:"establishedIn,omitempty"`
+	EuRepresentative   *string            `json:"euRepresentative,omitempty"`
 
 	// Evidence Only with `?include=evidence`. For each applicable checklist item, its citation and the section of the document that satisfies it.
 	Evidence             *[]Evidence        `json:"evidence,omitempty"`
@@ -826,6 +830,7 @@ type PolicyFields struct {
 
 	// CreatedAt RFC 3339, UTC, whole seconds.
 	CreatedAt            time.Time          `json:"createdAt"`
+	DirectedToChildren   *bool              `json:"directedToChildren,omitempty"`
 	DispatchDays         *int               `json:"dispatchDays,omitempty"`
 	DpoContact           *string            `json:"dpoContact,omitempty"`
 	EffectiveDate        openapi_types.Date `json:"effectiveDate"`

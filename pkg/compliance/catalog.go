@@ -172,6 +172,16 @@ var Catalog = []Definition{
 		Fix:       "Have a children's privacy notice prepared and put verifiable parental consent in place, or do not collect personal information from children under 13.",
 	},
 	{
+		// Issue 8, part j6: raised instead of sector_coppa when the request
+		// says the website is directed to children (directedToChildren), so
+		// the policy carries the children's notice; it names what a policy
+		// cannot do.
+		Code: "coppa_practices", Severity: SeverityWarning,
+		Citations: map[string]string{"COPPA": "16 CFR 312.4-312.5, 312.8"},
+		Message:   "The policy includes the notice for parents that 16 CFR 312.4(d) and 312.10 require. COPPA also requires practices no policy can carry out: direct notice to parents and verifiable parental consent before personal information is collected from a child, with a separate consent for disclosures to third parties (16 CFR 312.4(b)-(c), 312.5), a clearly labelled link to this notice where children's personal information is collected (16 CFR 312.4), and a written information security program (16 CFR 312.8). The policy does not say whether children can make personal information public on the website, and does not describe the internal operations for which a persistent identifier is collected without consent (16 CFR 312.4(d)(3), 312.5(c)(7)).",
+		Fix:       "Put verifiable parental consent and direct notices in place, link this policy wherever children give personal information, and add to the children's section whether children can make personal information public and any internal operations you rely on. Check whether a listed service is itself an operator that must be named.",
+	},
+	{
 		Code: "sector_glba", Severity: SeverityWarning,
 		Citations: map[string]string{"GLBA": "15 U.S.C. §§ 6801-6809; 12 CFR Part 1016; 16 CFR Parts 313-314"},
 		Message:   "Financial institutions must give consumers a GLBA privacy notice (Regulation P) and keep an information security programme (FTC Safeguards Rule); the CCPA does not apply to information covered by the GLBA (Cal. Civ. Code § 1798.145(e)).",

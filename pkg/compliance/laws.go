@@ -18,6 +18,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/policygen/policygen/pkg/catalog"
 )
 
 //go:embed data
@@ -31,7 +33,10 @@ type Law struct {
 	Name      string `json:"name"`
 	// Jurisdictions are the jurisdiction ids the law covers; AllJurisdictions
 	// ("*") means every one (a checklist of content expected of a document
-	// type wherever it is published).
+	// type wherever it is published), and "country:XX" (CountryPrefix and
+	// an ISO 3166-1 alpha-2 code) every catalog jurisdiction whose
+	// countries include XX: a federal law covers each state's jurisdiction
+	// without listing it. Laws() replaces a country entry by those ids.
 	Jurisdictions []string `json:"jurisdictions"`
 	// Types are the document types its requirements apply to unless a
 	// requirement names its own; empty means ["privacy"].
@@ -96,6 +101,11 @@ const (
 	// biometric data (Tex. Bus. & Com. Code § 541.102(b), (c)).
 	FactSellsSensitiveData = "sellsSensitiveData"
 	FactSellsBiometricData = "sellsBiometricData"
+	// FactDirectedToChildren: the website is directed to children under 13
+	// or the business has actual knowledge that it collects their personal
+	// information (request field directedToChildren; 16 CFR 312.2, 312.3),
+	// the condition of the COPPA online notice items (issue 8, part j6).
+	FactDirectedToChildren = "directedToChildren"
 )
 
 // FactNames is the fact vocabulary.
@@ -105,6 +115,7 @@ var FactNames = []string{
 	FactCollectsSensitive, FactConsentBasis, FactAutomatedDecisions, FactJointControllers,
 	FactAutoRenews, FactAffiliateLinks,
 	FactSellsSensitiveData, FactSellsBiometricData,
+	FactDirectedToChildren,
 }
 
 // NeedFields is the vocabulary of request fields a requirement may need.
@@ -127,6 +138,9 @@ var NeedFields = []string{"contactEmail", "postalAddress",
 	// Returns and refunds policy (issue 8, t3): the voluntary return window
 	// and who pays return postage.
 	"refundWindowDays", "returnShippingPaidBy",
+	// COPPA (issue 8, part j6): the operator's telephone number, which the
+	// online notice to parents gives (16 CFR 312.4(d)(1)).
+	"phone",
 }
 
 // FactSet is the set of facts that hold.
@@ -148,10 +162,82 @@ var (
 	loadErr error
 )
 
-// Laws returns every embedded law, sorted by id, parsing them on first use.
+// Laws returns every embedded law, sorted by id, parsing them on first use;
+// country entries in a law's jurisdictions are replaced by the catalog
+// jurisdictions of that country (ExpandCountries).
 func Laws() ([]Law, error) {
-	once.Do(func() { loaded, loadErr = LoadLaws(embedded, "data/laws") })
+	once.Do(func() {
+		loaded, loadErr = LoadLaws(embedded, "data/laws")
+		if loadErr != nil {
+			return
+		}
+		c, err := catalog.Default()
+		if err != nil {
+			loaded, loadErr = nil, fmt.Errorf("compliance: %w", err)
+			return
+		}
+		if err := ExpandCountries(loaded, c.Jurisdictions); err != nil {
+			loaded, loadErr = nil, err
+		}
+	})
 	return loaded, loadErr
+}
+
+// CountryPrefix starts a law's jurisdiction entry that stands for every
+// jurisdiction of a country ("country:US").
+const CountryPrefix = "country:"
+
+// countryEntry reports the ISO 3166-1 alpha-2 code of a "country:XX"
+// entry, and whether it is one and well formed.
+func countryEntry(j string) (code string, isCountry, ok bool) {
+	code, isCountry = strings.CutPrefix(j, CountryPrefix)
+	if !isCountry {
+		return "", false, false
+	}
+	return code, true, len(code) == 2 && code[0] >= 'A' && code[0] <= 'Z' && code[1] >= 'A' && code[1] <= 'Z'
+}
+
+// ExpandCountries replaces, in each law's jurisdictions, every
+// "country:XX" entry by the ids of the jurisdictions in js (catalog order)
+// whose countries include XX, skipping ids the law already lists. A
+// country that no jurisdiction includes is an error, so a mistyped code
+// fails on load rather than covering nothing.
+func ExpandCountries(laws []Law, js []catalog.Jurisdiction) error {
+	var problems []error
+	for i := range laws {
+		l := &laws[i]
+		if !slices.ContainsFunc(l.Jurisdictions, func(j string) bool { return strings.HasPrefix(j, CountryPrefix) }) {
+			continue
+		}
+		var out []string
+		add := func(id string) {
+			if !slices.Contains(out, id) {
+				out = append(out, id)
+			}
+		}
+		for _, j := range l.Jurisdictions {
+			code, isCountry, _ := countryEntry(j)
+			if !isCountry {
+				add(j)
+				continue
+			}
+			n := 0
+			for _, x := range js {
+				if slices.Contains(x.Countries, code) {
+					add(x.ID)
+					n++
+				}
+			}
+			if n == 0 {
+				problems = append(problems, fmt.Errorf("law %s: no catalog jurisdiction includes the country of %q", l.ID, j))
+			}
+		}
+		l.Jurisdictions = out
+	}
+	if err := errors.Join(problems...); err != nil {
+		return fmt.Errorf("compliance: %w", err)
+	}
+	return nil
 }
 
 // LoadLaws parses and strictly validates every *.json file in dir of fsys:
@@ -187,6 +273,11 @@ func LoadLaws(fsys fs.FS, dir string) ([]Law, error) {
 		}
 		if law.ShortName == "" || law.Name == "" || len(law.Jurisdictions) == 0 || len(law.Requirements) == 0 {
 			problems = append(problems, fmt.Errorf("%s: shortName, name, jurisdictions and requirements are required", name))
+		}
+		for _, j := range law.Jurisdictions {
+			if _, isCountry, ok := countryEntry(j); isCountry && !ok {
+				problems = append(problems, fmt.Errorf("%s: jurisdiction %q: a country entry is %sXX with an ISO 3166-1 alpha-2 code", name, j, CountryPrefix))
+			}
 		}
 		check := func(r *Requirement) {
 			r.Law = law.ID

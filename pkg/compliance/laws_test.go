@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/policygen/policygen/pkg/catalog"
 )
 
 // TestEmbeddedLaws loads the real checklists strictly.
@@ -31,7 +33,8 @@ func TestLoadLawsRejects(t *testing.T) {
 	tests := []struct{ name, file, body, want string }{
 		{"unknown field", "x.json", strings.Replace(goodLaw, `"title":"T"`, `"title":"T","colour":"red"`, 1), "unknown field"},
 		{"unknown fact", "x.json", strings.Replace(goodLaw, `"appliesWhen":[]`, `"appliesWhen":["sunny"]`, 1), `unknown fact "sunny"`},
-		{"unknown need", "x.json", strings.Replace(goodLaw, `"needs":[]`, `"needs":["phone"]`, 1), `unknown request field "phone"`},
+		{"unknown need", "x.json", strings.Replace(goodLaw, `"needs":[]`, `"needs":["fax"]`, 1), `unknown request field "fax"`},
+		{"malformed country", "x.json", strings.Replace(goodLaw, `"jurisdictions":["EU"]`, `"jurisdictions":["country:usa"]`, 1), `a country entry is country:XX`},
 		{"need without fix", "x.json", strings.Replace(goodLaw, `"needs":[]`, `"needs":["contactEmail"]`, 1), "no missingFix"},
 		{"file name mismatch", "y.json", goodLaw, "does not match"},
 		{"missing citation", "x.json", strings.Replace(goodLaw, `"citation":"X s. 1"`, `"citation":""`, 1), "citation"},
@@ -54,6 +57,50 @@ func TestLoadLawsRejects(t *testing.T) {
 			t.Fatalf("error = %v", err)
 		}
 	})
+}
+
+// TestExpandCountries: "country:XX" stands for every jurisdiction whose
+// countries include XX, in the order given, each once; a country no
+// jurisdiction includes is an error.
+func TestExpandCountries(t *testing.T) {
+	js := []catalog.Jurisdiction{
+		{ID: "EU", Countries: []string{"DE", "FR"}},
+		{ID: "US", Countries: []string{"US"}},
+		{ID: "US-CA", Countries: []string{"US"}},
+		{ID: "US-TX", Countries: []string{"US"}},
+	}
+	laws := []Law{
+		{ID: "fed", Jurisdictions: []string{"US-TX", "country:US"}},
+		{ID: "eu", Jurisdictions: []string{"EU"}},
+	}
+	if err := ExpandCountries(laws, js); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(laws[0].Jurisdictions, ","); got != "US-TX,US,US-CA" {
+		t.Errorf("country:US = %s, want US-TX,US,US-CA", got)
+	}
+	if got := strings.Join(laws[1].Jurisdictions, ","); got != "EU" {
+		t.Errorf("a law without a country entry changed: %s", got)
+	}
+	err := ExpandCountries([]Law{{ID: "x", Jurisdictions: []string{"country:ZZ"}}}, js)
+	if err == nil || !strings.Contains(err.Error(), `no catalog jurisdiction includes the country of "country:ZZ"`) {
+		t.Errorf("country:ZZ: error = %v", err)
+	}
+	// The embedded COPPA Rule covers every U.S. jurisdiction of the catalog.
+	all, err := Laws()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := catalog.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, j := range c.Jurisdictions {
+		covered := slices.ContainsFunc(ForJurisdiction(all, j.ID), func(l Law) bool { return l.ID == "us-coppa" })
+		if covered != slices.Contains(j.Countries, "US") {
+			t.Errorf("jurisdiction %s (countries %v): us-coppa covers it = %v", j.ID, j.Countries, covered)
+		}
+	}
 }
 
 func TestApplicable(t *testing.T) {

@@ -359,6 +359,12 @@ func Flags(in Input) []Flag {
 		}
 	}
 	for _, s := range in.SectorLaws {
+		// A document with the children's notice (directedToChildren) names
+		// what COPPA still asks beyond it instead (issue 8, part j6).
+		if s == "COPPA" && in.Facts[FactDirectedToChildren] && has("us-coppa") != nil {
+			raise("coppa_practices", "", s)
+			continue
+		}
 		raise("sector_"+strings.ToLower(s), "", s)
 	}
 	// Checklist items whose condition the request cannot express: one

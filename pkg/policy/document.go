@@ -402,6 +402,11 @@ func (b *builder) setVars() {
 	set(phRegion, b.str(b.label2("region.", f.Jurisdiction.ID)))
 	set(phDPOContact, b.str(userText(req.DPOContact)))
 	set(phPhone, b.str(req.Phone))
+	if req.Phone == "" {
+		// Shown only by clauses that must give a number (the COPPA notice,
+		// 16 CFR 312.4(d)(1)); the others use phone under hasPhone.
+		set(phPhone, b.missing("phone"))
+	}
 	set(phMinorsStatement, b.missing("minorsStatement"))
 	set(phTollFreeNumber, b.missing("tollFreeNumber"))
 	set(phRepresentative, b.missing("representative"))

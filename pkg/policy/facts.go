@@ -453,6 +453,9 @@ func (f *Facts) build(req Request) error {
 	biometric := req.SellsBiometricData != nil && *req.SellsBiometricData
 	f.Set[compliance.FactSellsBiometricData] = biometric
 	f.Set[compliance.FactSellsSensitiveData] = biometric || req.SellsSensitiveData != nil && *req.SellsSensitiveData
+	// COPPA (issue 8, part j6): only what the request says; left out, it
+	// is false (a todo for a children's service, todosUSFederal).
+	f.Set[compliance.FactDirectedToChildren] = req.DirectedToChildren != nil && *req.DirectedToChildren
 	for k, v := range f.Set {
 		if !v {
 			delete(f.Set, k)

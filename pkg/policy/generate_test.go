@@ -310,6 +310,11 @@ func completeRequest(req *Request) {
 	req.Subscriptions = subscriptionCases()["renews-online"]
 	// Disclaimer (issue 8, t2): whether links earn the business anything.
 	req.AffiliateLinks = &f
+	// COPPA (issue 8, part j6): directed to children for an odd number of
+	// the three data practices, so that both answers meet every practice
+	// (and every service, tried with all three, gets the children's notice).
+	dtc := req.CollectsPayments != req.CollectsUserData != req.UsesAnalytics
+	req.DirectedToChildren = &dtc
 	// Shipping policy (issue 8, t4): where the business ships and when.
 	two := 2
 	req.ShippingRegions, req.DispatchDays = []string{"worldwide"}, &two
@@ -711,6 +716,8 @@ func expectFacts(t *testing.T, req Request) compliance.FactSet {
 	f[compliance.FactAutomatedDecisions] = false
 	// Subscriptions that renew automatically until cancelled, paid for.
 	f[compliance.FactAutoRenews] = f[compliance.FactCollectsPayments] && req.Subscriptions.AutoRenewing()
+	// The COPPA notice: only what the request says (issue 8, part j6).
+	f[compliance.FactDirectedToChildren] = req.DirectedToChildren != nil && *req.DirectedToChildren
 	return f
 }
 

@@ -62,6 +62,13 @@ type Request struct {
 	// § 541.102(b), (c)).
 	SellsSensitiveData *bool `json:"sellsSensitiveData,omitempty"`
 	SellsBiometricData *bool `json:"sellsBiometricData,omitempty"`
+	// DirectedToChildren (issue 8, part j6): the website or online service
+	// is directed to children under 13, or the business has actual
+	// knowledge that it collects personal information from a child under
+	// 13 (16 CFR 312.2, 312.3). U.S. documents then carry the COPPA notice
+	// for parents (16 CFR 312.4(d)). nil: not stated (false, and a todo for
+	// the business type childrens_services).
+	DirectedToChildren *bool `json:"directedToChildren,omitempty"`
 	// CCPAThresholdsMet: the business meets a threshold of Cal. Civ. Code
 	// § 1798.140(d)(1); when false the CCPA does not apply to it.
 	CCPAThresholdsMet *bool `json:"ccpaThresholdsMet,omitempty"`
@@ -326,6 +333,7 @@ func ParseRequest(body []byte) (Request, error) {
 	req.OptOutLink = optBool("optOutLink")
 	req.SellsSensitiveData = optBool("sellsSensitiveData")
 	req.SellsBiometricData = optBool("sellsBiometricData")
+	req.DirectedToChildren = optBool("directedToChildren") // issue 8, part j6
 	req.CCPAThresholdsMet = optBool("ccpaThresholdsMet")
 	// Issue 8, part j1: Canada's Quebec switch and privacy officer.
 	req.ServesQuebec = optBool("servesQuebec")
@@ -422,6 +430,7 @@ var fieldNames = []string{
 	"refundWindowDays", "returnShippingPaidBy", // refund policy (issue 8, t3)
 	"servesQuebec", "privacyOfficer", "smallProcessingAgent", // issue 8, part j1
 	"sellsSensitiveData", "sellsBiometricData",
+	"directedToChildren",              // issue 8, part j6
 	"shippingRegions", "dispatchDays", // shipping policy (issue 8, t4)
 }
 

@@ -143,7 +143,8 @@ func todos(f *Facts) []compliance.Todo {
 			}
 		}
 	}
-	out = todosJ2(f, out) // issue 8, part j2 (j2.go)
+	out = todosUSFederal(f, out) // issue 8, part j6 (us_federal.go)
+	out = todosJ2(f, out)        // issue 8, part j2 (j2.go)
 	// Issue 8, part j3: the Asia-Pacific laws' own citations and inputs.
 	out = todosJ3(f, out)
 	return out
@@ -294,6 +295,8 @@ func inputMissing(req Request, field string) bool {
 		return req.ContactEmail == ""
 	case "postalAddress":
 		return req.PostalAddress == ""
+	case "phone":
+		return req.Phone == ""
 	case "governingLaw":
 		return req.GoverningLaw == ""
 	case "subscriptions":
@@ -372,6 +375,11 @@ func sectorLaws(f *Facts) []string {
 		return nil
 	}
 	out := slices.Clone(bt.SectorLaws)
+	// A website directed to children is under COPPA whatever its business
+	// type (issue 8, part j6).
+	if f.Set[compliance.FactDirectedToChildren] && !slices.Contains(out, "COPPA") {
+		out = append(out, "COPPA")
+	}
 	slices.SortFunc(out, strings.Compare)
 	return out
 }

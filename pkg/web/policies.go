@@ -137,6 +137,7 @@ var (
 	boolFields     = []string{"collectsPayments", "collectsUserData", "usesAnalytics"}
 	triStateFields = []string{"onlineOnly", "consentBanner", "sellsMinorsData", "optOutLink", "ccpaThresholdsMet", "affiliateLinks",
 		"sellsSensitiveData", "sellsBiometricData", // U.S. state laws
+		"directedToChildren",                   // COPPA (issue 8, part j6)
 		"servesQuebec", "smallProcessingAgent"} // issue 8, part j1 (Canada, Brazil)
 )
 
