@@ -19,7 +19,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -32,7 +31,9 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"text/tabwriter"
@@ -75,8 +76,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	duration := fs.Duration("duration", 5*time.Second, "stop after this long (max 1m)")
 	requests := fs.Int("requests", 4000, "stop after this many requests in all (max 100000); with --compare, in each phase")
 	compare := fs.Bool("compare", false, "compare generate with a trivial JSON handler on the same in-process server, all workers on one then the other")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole run (client and in-process server) to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	if *compare && *target != "" {
 		return errors.New("--compare needs the in-process server (no --url): a running policyd has no trivial handler")
@@ -289,9 +302,15 @@ func (l *load) record(endpoint string, d time.Duration, ok bool) {
 }
 
 func (l *load) do(ctx context.Context, endpoint, method, path string, body []byte, want int) ([]byte, error) {
+	out, _, err := l.doHeader(ctx, endpoint, method, path, body, want)
+	return out, err
+}
+
+// doHeader is do, also returning the response's header.
+func (l *load) doHeader(ctx context.Context, endpoint, method, path string, body []byte, want int) ([]byte, http.Header, error) {
 	req, err := http.NewRequestWithContext(ctx, method, l.base+path, bytes.NewReader(body))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	req.Header.Set("Authorization", "Bearer "+l.key)
 	if body != nil {
@@ -300,7 +319,9 @@ func (l *load) do(ctx context.Context, endpoint, method, path string, body []byt
 	start := time.Now()
 	resp, err := l.client.Do(req)
 	var out []byte
+	var h http.Header
 	if err == nil {
+		h = resp.Header
 		out, err = io.ReadAll(resp.Body)
 		resp.Body.Close()
 		if err == nil && resp.StatusCode != want {
@@ -308,25 +329,28 @@ func (l *load) do(ctx context.Context, endpoint, method, path string, body []byt
 		}
 	}
 	if ctx.Err() != nil {
-		return nil, ctx.Err() // cut off by the deadline: not a measurement
+		return nil, nil, ctx.Err() // cut off by the deadline: not a measurement
 	}
 	l.record(endpoint, time.Since(start), err == nil)
-	return out, err
+	return out, h, err
 }
 
 func (l *load) generate(ctx context.Context) (string, error) {
-	out, err := l.do(ctx, "generate", "POST", "/v1/policies/generate", []byte(body), http.StatusCreated)
+	// The id comes from Location, as a client that only needs it would
+	// read it: decoding the whole body here would make the load generator,
+	// which shares the machine with the server, part of what is measured.
+	_, h, err := l.doHeader(ctx, "generate", "POST", "/v1/policies/generate", []byte(body), http.StatusCreated)
 	if err != nil {
 		return "", err
 	}
-	var p struct{ ID string }
-	if err := json.Unmarshal(out, &p); err != nil {
-		return "", err
+	id, ok := strings.CutPrefix(h.Get("Location"), "/v1/policies/")
+	if !ok || id == "" {
+		return "", fmt.Errorf("generate: Location %q is not /v1/policies/{id}", h.Get("Location"))
 	}
 	l.mu.Lock()
-	l.ids = append(l.ids, p.ID)
+	l.ids = append(l.ids, id)
 	l.mu.Unlock()
-	return p.ID, nil
+	return id, nil
 }
 
 // trivialPath is the in-process server's trivial JSON handler.

@@ -5,13 +5,19 @@
 //   - 0x1f (gzip's own magic): gzip at BestSpeed, written before issue 9.
 //   - 0x01: raw DEFLATE (level 6) with the preset dictionary dict1.txt,
 //     built from EU and UK documents; 0x03: the same with dict2.txt, built
-//     from California documents. Policies are mostly the same legal
-//     sentences, so a dictionary of them shrinks a 19 KB document to 1-2 KB
-//     where gzip alone reaches 6 KB (docs/STORAGE.md). Compress picks
+//     from California documents. Written by template versions up to
+//     2026-11-23.1.
+//   - 0x04: a Zstandard frame (RFC 8878) at the fastest level with dict1.txt
+//     as a raw-content dictionary; 0x05: the same with dict2.txt. What
+//     Compress writes now: policies are mostly the same legal sentences, so
+//     a dictionary of them shrinks a 22 KB document to about 2 KB where
+//     gzip alone reaches 6 KB (docs/STORAGE.md), and Zstandard does it in a
+//     tenth of DEFLATE's time, because its encoder keeps the dictionary's
+//     hash tables between documents where a DEFLATE writer hashes the
+//     dictionary again on every Reset (DECISIONS.md 30). Compress picks
 //     dict2.txt for text that names California, the CCPA or US-CA (a
-//     summary's jurisdiction): a wrong pick costs size
-//     (about 1.7 times), never correctness, and trying both would double
-//     the CPU time.
+//     summary's jurisdiction): a wrong pick costs size (about 1.7 times),
+//     never correctness, and trying both would double the CPU time.
 //   - 0x02: raw DEFLATE with dict1.txt followed by a base text the caller
 //     supplies on both sides (CompressDelta): a copy of something stored
 //     anyway costs only its differences.
@@ -21,8 +27,9 @@
 // dictionary is a new file with a new encoding byte (TestBuildDictionary
 // writes one).
 //
-// Writers and readers are pooled: a DEFLATE writer's tables cost about a
-// megabyte to allocate, more than the document itself.
+// DEFLATE writers and readers are pooled (a writer's tables cost about a
+// megabyte); the Zstandard encoders and decoders are made on first use, not
+// at init, so a function that never stores pays nothing at cold start.
 package content
 
 import (
@@ -35,6 +42,9 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"unsafe"
+
+	"github.com/klauspost/compress/zstd"
 )
 
 var (
@@ -49,26 +59,60 @@ const (
 	encDict1 = 0x01
 	encDelta = 0x02
 	encDict2 = 0x03
+	encZstd1 = 0x04
+	encZstd2 = 0x05
 	encGzip  = 0x1f
 )
 
-// dictionary is one of the preset dictionaries Compress tries.
+// dictionary is one of the preset dictionaries, with the Zstandard
+// encoder and decoder that use it.
 type dictionary struct {
-	enc     byte
-	data    []byte
-	writers sync.Pool
+	enc   byte // the Zstandard encoding byte, also the frame's dictionary id
+	data  []byte
+	codec func() (*codec, error)
 }
 
-var dictionaries = []*dictionary{{enc: encDict1, data: dict1}, {enc: encDict2, data: dict2}}
+// codec is a dictionary's Zstandard encoder and decoder.
+type codec struct {
+	enc *zstd.Encoder
+	dec *zstd.Decoder
+}
+
+func newDictionary(enc byte, data []byte) *dictionary {
+	d := &dictionary{enc: enc, data: data}
+	id := uint32(enc)
+	d.codec = sync.OnceValues(func() (*codec, error) {
+		// EncodeAll and DecodeAll are safe for concurrent use; each keeps
+		// up to GOMAXPROCS states, which hold the dictionary's tables.
+		e, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest),
+			zstd.WithEncoderDictRaw(id, data), zstd.WithEncoderCRC(true), zstd.WithLowerEncoderMem(true))
+		if err != nil {
+			return nil, err
+		}
+		dec, err := zstd.NewReader(nil, zstd.WithDecoderDictRaw(id, data), zstd.WithDecoderMaxMemory(maxContent))
+		if err != nil {
+			return nil, err
+		}
+		return &codec{enc: e, dec: dec}, nil
+	})
+	return d
+}
+
+// maxContent bounds what a stored item may decompress to: far above the
+// largest document (a few hundred KB), far below what would hurt.
+const maxContent = 64 << 20
+
+// dictionaries are indexed by Zstandard encoding byte - encZstd1.
+var dictionaries = []*dictionary{newDictionary(encZstd1, dict1), newDictionary(encZstd2, dict2)}
 
 func (d *dictionary) compress(s string) ([]byte, error) {
-	zw, _ := d.writers.Get().(*flate.Writer)
-	if zw == nil {
-		// Level 6 compresses as small as 9 here, in 60-90% of the time.
-		zw, _ = flate.NewWriterDict(io.Discard, flate.DefaultCompression, d.data) // the level is valid
+	c, err := d.codec()
+	if err != nil {
+		return nil, fmt.Errorf("compress content: %w", err)
 	}
-	defer d.writers.Put(zw)
-	return deflate(zw, d.enc, s)
+	out := make([]byte, 1, 1+len(s)/8)
+	out[0] = d.enc
+	return c.enc.EncodeAll(unsafe.Slice(unsafe.StringData(s), len(s)), out), nil
 }
 
 var (
@@ -149,6 +193,16 @@ func decompress(b []byte, base *string) (string, error) {
 		if _, err := io.Copy(&out, zr); err != nil {
 			return "", fmt.Errorf("decompress content: %w", err)
 		}
+	case encZstd1, encZstd2:
+		c, err := dictionaries[b[0]-encZstd1].codec()
+		if err != nil {
+			return "", fmt.Errorf("decompress content: %w", err)
+		}
+		text, err := c.dec.DecodeAll(b[1:], make([]byte, 0, 12*len(b)))
+		if err != nil {
+			return "", fmt.Errorf("decompress content: %w", err)
+		}
+		return string(text), nil
 	case encDict1, encDict2, encDelta:
 		dict := dict1
 		if b[0] == encDict2 {

@@ -2,6 +2,7 @@ package content
 
 import (
 	"bytes"
+	"compress/flate"
 	"compress/gzip"
 	"crypto/sha256"
 	"errors"
@@ -61,7 +62,14 @@ func TestConcurrentUse(t *testing.T) {
 }
 
 func TestDecompressRejectsGarbage(t *testing.T) {
-	for _, b := range [][]byte{nil, []byte("not gzip"), {0x1f, 0x8b, 8, 0, 0}} {
+	good, err := Compress("# Privacy Policy\nWe process personal data.\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	truncated := good[:len(good)-3]
+	flipped := bytes.Clone(good)
+	flipped[len(flipped)/2] ^= 0xff
+	for _, b := range [][]byte{nil, []byte("not gzip"), {0x1f, 0x8b, 8, 0, 0}, {encZstd2, 1, 2, 3}, truncated, flipped, {0x06, 0}} {
 		if _, err := Decompress(b); err == nil {
 			t.Errorf("Decompress(%q) succeeded", b)
 		}
@@ -81,6 +89,42 @@ func TestDictionariesAreFrozen(t *testing.T) {
 	} {
 		if got := fmt.Sprintf("%x", sha256.Sum256(tt.data)); got != tt.want {
 			t.Errorf("%s has changed (sha256 %s): add a new dictionary instead", name, got)
+		}
+	}
+}
+
+// TestEncodings: Compress writes Zstandard with dict2 for California text
+// and with dict1 for the rest, and reads back what template versions up to
+// 2026-11-23.1 wrote: DEFLATE level 6 with either dictionary.
+func TestEncodings(t *testing.T) {
+	for text, want := range map[string]byte{
+		"# Privacy Policy\nWe process personal data under the GDPR.\n":             encZstd1,
+		"# Privacy Policy\nYour rights under the CCPA as a California resident.\n": encZstd2,
+		`{"jurisdiction":"US-CA"}`: encZstd2,
+	} {
+		b, err := Compress(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b[0] != want {
+			t.Errorf("Compress(%q) wrote encoding 0x%02x, want 0x%02x", text, b[0], want)
+		}
+	}
+	doc, err := os.ReadFile("../../../policy/testdata/eu-ecommerce.md.golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for enc, dict := range map[byte][]byte{encDict1: dict1, encDict2: dict2} {
+		var buf bytes.Buffer
+		buf.WriteByte(enc)
+		zw, err := flate.NewWriterDict(&buf, flate.DefaultCompression, dict)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zw.Write(doc)
+		zw.Close()
+		if got, err := Decompress(buf.Bytes()); err != nil || got != string(doc) {
+			t.Errorf("DEFLATE content with encoding 0x%02x: %v", enc, err)
 		}
 	}
 }
