@@ -104,7 +104,7 @@ var Catalog = []Definition{
 	},
 	{
 		Code: "us_md_sensitive_data_sale", Severity: SeverityError,
-		Citations: map[string]string{"MODPA": "Md. Code, Com. Law § 14-4607(a)(2)"},
+		Citations: map[string]string{"MODPA": "Md. Code, Com. Law § 14-4707(a)(2)"},
 		Message:   "The request says the business sells sensitive personal data (sellsSensitiveData or sellsBiometricData). Maryland's law forbids a controller to sell sensitive data at all, even with consent; the policy cannot make that sale lawful for Maryland residents.",
 		Fix:       "Stop selling sensitive data of Maryland residents, or leave Maryland (US-MD, US) out of the document's jurisdictions if the law does not apply to you.",
 	},

@@ -209,7 +209,7 @@ func TestFlagCatalog(t *testing.T) {
 }
 
 // TestMarylandSensitiveSale: Maryland forbids any sale of sensitive data
-// (Md. Code, Com. Law § 14-4607(a)(2)), so a request that says the business
+// (Md. Code, Com. Law § 14-4707(a)(2)), so a request that says the business
 // sells it raises an error under the MODPA in every document that carries
 // the MODPA, and nowhere else.
 func TestMarylandSensitiveSale(t *testing.T) {
@@ -227,7 +227,7 @@ func TestMarylandSensitiveSale(t *testing.T) {
 		if (got != nil) != tt.want {
 			t.Errorf("%s: flag raised = %v, want %v", tt.j, got != nil, tt.want)
 		}
-		if got != nil && (got.Severity != SeverityError || got.Law != "MODPA" || got.Citation != "Md. Code, Com. Law § 14-4607(a)(2)") {
+		if got != nil && (got.Severity != SeverityError || got.Law != "MODPA" || got.Citation != "Md. Code, Com. Law § 14-4707(a)(2)") {
 			t.Errorf("%s: flag %+v", tt.j, *got)
 		}
 	}
