@@ -36,7 +36,7 @@ var areas = []string{"Europe", areaUS, "Americas", "Asia and the Pacific", "Afri
 // areaOf places a jurisdiction by its first country (ISO 3166-1 alpha-2).
 // A U.S. jurisdiction is placed by its country "US" before this is read.
 var areaOf = map[string]string{
-	"AT": "Europe", // the EU's first member state in the catalog
+	"AT": "Europe", // places the EU, whose countries are the EEA
 	"GB": "Europe", "CH": "Europe",
 	"CA": "Americas", "BR": "Americas",
 	"AU": "Asia and the Pacific", "NZ": "Asia and the Pacific", "SG": "Asia and the Pacific",
