@@ -35,12 +35,13 @@ var funcs = template.FuncMap{
 	"datetime": func(t time.Time) string {
 		return t.UTC().Format("2 Jan 2006 15:04 UTC")
 	},
-	"timeAttr": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
-	"join":     strings.Join,
-	"field":    field,
-	"required": func(f fieldView) fieldView { f.Required = true; return f },
-	"title":    titleCase,
-	"list":     func(s ...string) []string { return s },
+	"timeAttr":      func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+	"join":          strings.Join,
+	"field":         field,
+	"required":      func(f fieldView) fieldView { f.Required = true; return f },
+	"title":         titleCase,
+	"list":          func(s ...string) []string { return s },
+	"jurisdictions": jurisdictionViews,
 	"has": func(list []string, s string) bool {
 		for _, x := range list {
 			if x == s {

@@ -53,15 +53,19 @@ func (a *app) listPolicies(w http.ResponseWriter, r *http.Request) {
 // formData is the generate form: the catalog's choices, what was entered
 // (kept when the form comes back with errors) and the errors by field.
 type formData struct {
-	Catalog  *catalog.Catalog
-	Groups   []serviceGroup
-	Hosting  []catalog.Service
-	Members  []member
-	Purposes []string
-	Form     url.Values
-	Errors   map[string][]string
-	Error    string
-	Nonce    string
+	Catalog *catalog.Catalog
+	Groups  []serviceGroup
+	Hosting []catalog.Service
+	Members []member
+	// Jurisdictions are the form's jurisdiction boxes by area, the chosen
+	// ones ticked; MemberState is the member state chosen, by code.
+	Jurisdictions []jurisdictionGroup
+	MemberState   string
+	Purposes      []string
+	Form          url.Values
+	Errors        map[string][]string
+	Error         string
+	Nonce         string
 }
 
 type serviceGroup struct {
@@ -104,6 +108,16 @@ func (a *app) formData(form url.Values) (formData, error) {
 		}
 	}
 	slices.SortFunc(d.Members, func(x, y member) int { return strings.Compare(x.Name, y.Name) })
+	// A member state given as a jurisdiction ("DE") ticks the EU and
+	// selects the state, as the API reads it; the select's own value wins.
+	chosen, member := chosenJurisdictions(c, form["jurisdiction"])
+	d.Jurisdictions = jurisdictionGroups(c, chosen)
+	d.MemberState = member
+	if m := strings.TrimSpace(form.Get("memberState")); m != "" {
+		if _, code := memberOf(c, m, ""); code != "" {
+			d.MemberState = code
+		}
+	}
 	if d.Nonce = form.Get("nonce"); len(d.Nonce) != 43 {
 		d.Nonce = randomToken()
 	}
@@ -125,7 +139,7 @@ func (a *app) newPolicyPage(w http.ResponseWriter, r *http.Request) {
 
 // Form fields copied into the request as strings when not empty.
 var textFields = []string{
-	"type", "businessName", "websiteUrl", "businessType", "language", "jurisdiction",
+	"type", "businessName", "websiteUrl", "businessType", "language", "memberState",
 	"contactEmail", "postalAddress", "phone", "tollFreeNumber", "establishedIn", "dpoContact",
 	"euRepresentative", "ukRepresentative", "hostingProvider", "format", "effectiveDate",
 	"privacyOfficer",       // issue 8, part j1 (Canada)
@@ -162,6 +176,19 @@ func requestJSON(form url.Values) ([]byte, map[string][]string) {
 		case "no":
 			req[f] = false
 		}
+	}
+	// One value per ticked box, each may itself be a comma-separated list:
+	// the API's one comma-separated string (docs/DECISIONS.md 20).
+	var jurisdictions []string
+	for _, v := range form["jurisdiction"] {
+		for _, j := range strings.Split(v, ",") {
+			if j = strings.TrimSpace(j); j != "" && !slices.Contains(jurisdictions, j) {
+				jurisdictions = append(jurisdictions, j)
+			}
+		}
+	}
+	if len(jurisdictions) > 0 {
+		req["jurisdiction"] = strings.Join(jurisdictions, ", ")
 	}
 	contractFields(form, req)
 	shippingFields(form, req) // shipping policy (issue 8, t4)

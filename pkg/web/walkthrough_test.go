@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/accessibility"
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/chromedp"
 
 	"github.com/policygen/policygen/pkg/account"
@@ -272,5 +274,135 @@ func TestDashboardPro(t *testing.T) {
 	}
 	if has(t, ctx, "form[action='/settings/keys']") {
 		t.Error("Pro settings page offers to create a key")
+	}
+}
+
+// axNode is one node of Chromium's accessibility tree as a screen reader
+// gets it: role, accessible name and description.
+type axNode struct{ Role, Name, Description string }
+
+// axValue is a node's value in the Accessibility domain's answer.
+type axValue struct {
+	Value any `json:"value"`
+}
+
+func (v *axValue) String() string {
+	if v == nil {
+		return ""
+	}
+	s, _ := v.Value.(string)
+	return s
+}
+
+// axAncestry is the accessibility node of the element sel matches and its
+// ancestors, the element first. The answer is decoded here rather than by
+// cdproto, whose enumerations lag Chromium's (an ignored node's reasons
+// fail to decode).
+func axAncestry(t *testing.T, ctx context.Context, sel string) []axNode {
+	t.Helper()
+	var nodes []*cdp.Node
+	run(t, ctx, "node "+sel, chromedp.Nodes(sel, &nodes, chromedp.ByQuery))
+	var res struct {
+		Nodes []struct {
+			Ignored     bool     `json:"ignored"`
+			Role        *axValue `json:"role"`
+			Name        *axValue `json:"name"`
+			Description *axValue `json:"description"`
+		} `json:"nodes"`
+	}
+	run(t, ctx, "accessibility of "+sel, chromedp.ActionFunc(func(ctx context.Context) error {
+		if err := accessibility.Enable().Do(ctx); err != nil {
+			return err
+		}
+		return cdp.Execute(ctx, accessibility.CommandGetAXNodeAndAncestors, accessibility.GetAXNodeAndAncestors().WithBackendNodeID(nodes[0].BackendNodeID), &res)
+	}))
+	var out []axNode
+	for _, n := range res.Nodes {
+		if !n.Ignored {
+			out = append(out, axNode{n.Role.String(), n.Name.String(), n.Description.String()})
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("no accessibility node for %s", sel)
+	}
+	return out
+}
+
+// TestDashboardSeveralJurisdictions: one policy for the EU and California
+// from the form in Chromium. The jurisdiction boxes are named groups for a
+// screen reader and ticked with the keyboard; they stay ticked when the
+// form comes back with an error; the stored document has both laws'
+// sections, and the policy's page and the list name both jurisdictions.
+func TestDashboardSeveralJurisdictions(t *testing.T) {
+	s := newSite(t)
+	acct := s.user(t, account.Pro, "owner@shop.example", goodPassword)
+	ctx, _ := newBrowser(t)
+	signIn(t, ctx, s, "owner@shop.example", goodPassword)
+
+	open(t, ctx, s.url+"/policies/new")
+	// What a screen reader announces for California's box: its name, in
+	// the group "United States", in the group "Jurisdictions" with its help.
+	ax := axAncestry(t, ctx, "#j-US-CA")
+	var groups []string
+	var described bool
+	for _, n := range ax[1:] {
+		if n.Role == "group" {
+			groups = append(groups, n.Name)
+			described = described || n.Name == "Jurisdictions (at least one)" && strings.Contains(n.Description, "Tick every market")
+		}
+	}
+	if ax[0].Role != "checkbox" || ax[0].Name != "California (US-CA)" || len(groups) < 2 || groups[0] != "United States" || !described {
+		t.Errorf("California's box reads as %+v in groups %q (help read with the Jurisdictions group: %v)", ax[0], groups, described)
+	}
+
+	// EU is ticked already; California is ticked with the space bar. The
+	// business name is left out, so the form comes back.
+	run(t, ctx, "tick California", chromedp.Focus("#j-US-CA", chromedp.ByQuery), chromedp.KeyEvent(" "))
+	run(t, ctx, "fill generate",
+		chromedp.SendKeys("#f-websiteUrl", "https://shop.example", chromedp.ByQuery),
+		chromedp.SetValue("#f-businessType", "ecommerce", chromedp.ByQuery),
+		chromedp.SendKeys("#f-contactEmail", "privacy@shop.example", chromedp.ByQuery),
+		chromedp.SetValue("#f-format", "markdown", chromedp.ByQuery))
+	if st := submit(t, ctx, "form.generate button[type=submit]"); st != 422 {
+		t.Fatalf("no business name: status %d, want 422", st)
+	}
+	var ticked []string
+	run(t, ctx, "ticked", chromedp.Evaluate(`[...document.querySelectorAll('input[name=jurisdiction]:checked')].map(e => e.value)`, &ticked))
+	if strings.Join(ticked, ",") != "EU,US-CA" {
+		t.Errorf("after an error the ticked jurisdictions are %q, want EU and US-CA", ticked)
+	}
+	run(t, ctx, "business name", chromedp.SendKeys("#f-businessName", "Corner Shop", chromedp.ByQuery))
+	submit(t, ctx, "form.generate button[type=submit]")
+	if u := location(t, ctx); !strings.Contains(u, "/policies/plc_") {
+		t.Fatalf("after generate at %s, want the policy's page", u)
+	}
+	shown := text(t, ctx, ".jurisdictions-list")
+	if !strings.Contains(shown, "European Union (EU)") || !strings.Contains(shown, "California (US-CA)") {
+		t.Errorf("the policy's page lists the jurisdictions as %q", shown)
+	}
+
+	items := policies(t, s, acct.ID)
+	if len(items) != 1 {
+		t.Fatalf("%d policies stored, want 1", len(items))
+	}
+	p, err := s.store.Policy(t.Context(), acct.ID, items[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Jurisdiction != "EU,US-CA" {
+		t.Errorf("stored jurisdiction %q, want EU,US-CA", p.Jurisdiction)
+	}
+	for _, want := range []string{
+		"(GDPR)", "## International transfers", "## Your right to object", // GDPR Arts. 13, 21
+		`(the "CCPA")`, "## Information for California residents", "## Your California privacy rights",
+	} {
+		if !strings.Contains(p.Content, want) {
+			t.Errorf("the stored document lacks %q", want)
+		}
+	}
+
+	open(t, ctx, s.url+"/policies")
+	if row := text(t, ctx, "table.list tbody tr"); !strings.Contains(row, "European Union, California") {
+		t.Errorf("the policy list's row %q does not name both jurisdictions", row)
 	}
 }

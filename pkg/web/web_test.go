@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/policygen/policygen/pkg/account"
+	"github.com/policygen/policygen/pkg/catalog"
 	"github.com/policygen/policygen/pkg/policy"
 	"github.com/policygen/policygen/pkg/store"
 	"github.com/policygen/policygen/pkg/web"
@@ -393,9 +394,6 @@ func TestGenerateFormHasEveryField(t *testing.T) {
 	c.signIn("a@example.com", goodPassword)
 	page := c.get("/policies/new").body
 	for _, f := range policy.FieldNames() {
-		if f == "memberState" {
-			continue // chosen in the jurisdiction list, whose options include each member state
-		}
 		if !strings.Contains(page, `name="`+f+`"`) {
 			t.Errorf("the generate form has no control named %q", f)
 		}
@@ -435,5 +433,127 @@ func TestGenerateTermsFromTheForm(t *testing.T) {
 	form.Set("minimumAge", "eighteen")
 	if a := c.post("/policies", form); a.status != 422 || !strings.Contains(a.body, `id="f-minimumAge-error"`) {
 		t.Errorf("a minimum age in words = %d, want 422 with the error at its field", a.status)
+	}
+}
+
+// TestGenerateSeveralJurisdictions: the form's jurisdiction boxes are sent
+// as one value per box, or as a comma-separated list; either reaches the
+// request as the API's comma-separated jurisdiction, stored in catalog
+// order. The boxes stay ticked when the form comes back with an error, and
+// the list and the policy's page name every jurisdiction.
+func TestGenerateSeveralJurisdictions(t *testing.T) {
+	s := newSite(t)
+	u := s.user(t, account.Pro, "a@example.com", goodPassword)
+	c := newClient(t, s)
+	c.signIn("a@example.com", goodPassword)
+	csrf := c.token("/policies/new")
+	ticked := func(body, id string) bool {
+		return regexp.MustCompile(`<input type="checkbox" id="j-` + regexp.QuoteMeta(id) + `" name="jurisdiction" value="` + regexp.QuoteMeta(id) + `" checked>`).MatchString(body)
+	}
+
+	for i, tc := range []struct {
+		name          string
+		values        []string
+		memberState   string
+		want, wantMem string
+	}{
+		{"one box each", []string{"US-CA", "EU"}, "", "EU,US-CA", ""},
+		{"one comma-joined value", []string{"California, EU"}, "", "EU,US-CA", ""},
+		{"boxes and a member state", []string{"EU", "UK", "US-CA"}, "DE", "EU,UK,US-CA", "DE"},
+		{"a member state as a jurisdiction", []string{"France", "US-CA"}, "", "EU,US-CA", "FR"},
+	} {
+		form := generateForm(csrf, strings.Repeat(string(rune('a'+i)), 43))
+		form["jurisdiction"] = tc.values
+		if tc.memberState != "" {
+			form.Set("memberState", tc.memberState)
+		}
+		a := c.post("/policies", form)
+		if a.status != 303 {
+			t.Fatalf("%s: generate = %d\n%s", tc.name, a.status, a.body)
+		}
+		p, err := s.store.Policy(t.Context(), u.ID, strings.TrimPrefix(a.header.Get("Location"), "/policies/"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Jurisdiction != tc.want || p.MemberState != tc.wantMem {
+			t.Errorf("%s: stored jurisdiction %q, member state %q; want %q, %q", tc.name, p.Jurisdiction, p.MemberState, tc.want, tc.wantMem)
+		}
+		if !strings.Contains(p.Content, "Information for California residents") || !strings.Contains(p.Content, "Your right to object") {
+			t.Errorf("%s: the document lacks the CCPA or the GDPR section", tc.name)
+		}
+		if tc.name == "boxes and a member state" {
+			view := c.get(a.header.Get("Location"))
+			for _, want := range []string{"European Union <span class=\"code\">(EU)</span>, member state: Germany", "United Kingdom <span class=\"code\">(UK)</span>", "California <span class=\"code\">(US-CA)</span>"} {
+				if !strings.Contains(view.body, want) {
+					t.Errorf("the policy's page lacks %q", want)
+				}
+			}
+		}
+	}
+	if list := c.get("/policies").body; !strings.Contains(list, "<td>European Union (Germany), United Kingdom, California</td>") ||
+		!strings.Contains(list, "<td>European Union, California</td>") {
+		t.Errorf("the policy list does not name the jurisdictions:\n%s", list)
+	}
+
+	// An error elsewhere keeps the boxes ticked and the member state chosen.
+	form := generateForm(csrf, strings.Repeat("x", 43))
+	form["jurisdiction"] = []string{"UK", "US-CA"}
+	form.Set("memberState", "AT")
+	a := c.post("/policies", form)
+	if a.status != 422 || !strings.Contains(a.body, `id="f-memberState-error"`) {
+		t.Fatalf("a member state without the EU = %d, want 422 with the error at its field", a.status)
+	}
+	if !ticked(a.body, "UK") || !ticked(a.body, "US-CA") || ticked(a.body, "EU") || !strings.Contains(a.body, `<option value="AT" selected>`) {
+		t.Errorf("the form after an error does not keep UK and US-CA ticked (and only them) and Austria chosen")
+	}
+	// No box ticked: the error belongs to the group.
+	form = generateForm(csrf, strings.Repeat("y", 43))
+	delete(form, "jurisdiction")
+	a = c.post("/policies", form)
+	if a.status != 422 || !strings.Contains(a.body, `id="f-jurisdiction-error"`) || !strings.Contains(a.body, `aria-describedby="f-jurisdiction-help f-jurisdiction-error"`) {
+		t.Errorf("no jurisdiction = %d, want 422 with the error linked to the jurisdiction fieldset", a.status)
+	}
+	if n := len(policies(t, s, u.ID)); n != 4 {
+		t.Errorf("%d policies stored, want 4", n)
+	}
+}
+
+// TestGenerateFormListsEveryJurisdiction: a box for every catalog
+// jurisdiction, named, inside a labelled group; the EU alone ticked at
+// first.
+func TestGenerateFormListsEveryJurisdiction(t *testing.T) {
+	s := newSite(t)
+	s.user(t, account.Starter, "a@example.com", goodPassword)
+	c := newClient(t, s)
+	c.signIn("a@example.com", goodPassword)
+	page := c.get("/policies/new").body
+	cat, err := catalog.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	box := regexp.MustCompile(`<input type="checkbox" id="j-([A-Z-]+)" name="jurisdiction" value="([A-Z-]+)"( checked)?> <label for="j-([A-Z-]+)">([^<]+) <span class="code">\(([A-Z-]+)\)</span></label>`)
+	found := map[string]string{}
+	for _, m := range box.FindAllStringSubmatch(page, -1) {
+		if m[1] != m[2] || m[1] != m[4] || m[1] != m[6] {
+			t.Errorf("box %q: id, value and label disagree", m[0])
+		}
+		if (m[3] != "") != (m[1] == "EU") {
+			t.Errorf("box %s ticked = %v on a new form, want only EU", m[1], m[3] != "")
+		}
+		found[m[1]] = m[5]
+	}
+	for _, j := range cat.Jurisdictions {
+		name, ok := found[j.ID]
+		if !ok {
+			t.Errorf("no box for %s", j.ID)
+		} else if name == "" || name == j.ID || strings.ToUpper(name) == name {
+			t.Errorf("box %s is named %q, want a name", j.ID, name)
+		}
+	}
+	if len(found) != len(cat.Jurisdictions) {
+		t.Errorf("%d boxes for %d jurisdictions", len(found), len(cat.Jurisdictions))
+	}
+	if !strings.Contains(page, `<legend>Jurisdictions <span class="req">(at least one)</span></legend>`) || strings.Count(page, `<fieldset class="area">`) < 3 {
+		t.Error("the jurisdictions are not in a labelled fieldset grouped by area")
 	}
 }
