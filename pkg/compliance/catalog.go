@@ -182,6 +182,16 @@ var Catalog = []Definition{
 		Fix:       "Put verifiable parental consent and direct notices in place, link this policy wherever children give personal information, and add to the children's section whether children can make personal information public and any internal operations you rely on. Check whether a listed service is itself an operator that must be named.",
 	},
 	{
+		// Issue 8, review of 2026-11-26: the terms state the offer terms
+		// and how to cancel; this names the steps of the sign-up and
+		// cancellation that no document can take.
+		Code: "ca_arl_practices", Severity: SeverityWarning,
+		Citations: map[string]string{"California ARL": "Cal. Bus. & Prof. Code § 17602(a)(1)-(3), (d)(1)"},
+		Message:   "The document states the automatic renewal offer terms and how to cancel (Cal. Bus. & Prof. Code § 17601(b)). California's Automatic Renewal Law also requires steps no document can take: showing those terms clearly and conspicuously next to the request for consent, getting the consumer's affirmative consent before the first charge, and sending an acknowledgment the consumer can keep, with the terms, the cancellation policy and how to cancel (§ 17602(a)(1)-(3)). A consumer who subscribed online must be able to cancel online, through a prominently located link or button or a ready-made cancellation email that can be sent without adding anything (§ 17602(d)(1)); where the document says subscribers cancel by email, it describes that ready-made email.",
+		Fix:       "Check the sign-up: the renewal terms next to the consent checkbox, affirmative consent, the acknowledgment. Offer an online cancellation link or button, or provide the ready-made cancellation email the document describes. Have a lawyer check the amendments in force since 1 July 2025 (AB 2863), such as annual reminders.",
+		Types:     []string{"terms", "eula"},
+	},
+	{
 		Code: "sector_glba", Severity: SeverityWarning,
 		Citations: map[string]string{"GLBA": "15 U.S.C. §§ 6801-6809; 12 CFR Part 1016; 16 CFR Parts 313-314"},
 		Message:   "Financial institutions must give consumers a GLBA privacy notice (Regulation P) and keep an information security programme (FTC Safeguards Rule); the CCPA does not apply to information covered by the GLBA (Cal. Civ. Code § 1798.145(e)).",

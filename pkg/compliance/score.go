@@ -344,6 +344,11 @@ func Flags(in Input) []Flag {
 	if has("us-md") != nil && in.Facts[FactSellsSensitiveData] {
 		raise("us_md_sensitive_data_sale", "", "MODPA")
 	}
+	// California's Automatic Renewal Law: what the terms cannot do
+	// themselves (issue 8, review of 2026-11-26).
+	if has("ca-arl") != nil && in.Facts[FactAutoRenews] {
+		raise("ca_arl_practices", "", "California ARL")
+	}
 	if in.CCPAExempt {
 		raise("ccpa_not_applicable", "", "CCPA")
 	}

@@ -169,6 +169,7 @@ func TestAssessPerType(t *testing.T) {
 			name:        "terms, US-CA, renewing subscriptions",
 			in:          typed(t, "terms", "US-CA", FactSet{FactCollectsPayments: true, FactAutoRenews: true, FactCollectsSensitive: true}),
 			wantFactors: []string{"auto_renewal"},
+			wantFlags:   []string{"ca_arl_practices"},
 		},
 		{
 			name: "terms, EU, renewing subscriptions under U.S. law",

@@ -648,11 +648,29 @@ func genCookiePurposes(b *builder) {
 	b.newList(&l)
 	l.add(b.str(b.label("cookie.purposes.strictlyNecessary")))
 	for _, p := range b.f.Purposes {
-		if slices.Contains(cookiePurposes, p.ID) {
+		if slices.Contains(cookiePurposes, p.ID) && b.f.cookiesServe(p.ID) {
 			l.add(b.strs(b.label2("purpose.", p.ID), "."))
 		}
 	}
 	l.emit()
+}
+
+// cookiesServe reports whether some cookie may be set for purpose: a
+// service used for it that sets cookies or may set them, or analytics
+// with no named tool. A purpose served only by cookieless tools (such as
+// Plausible) is not a purpose of cookies, and saying so would contradict
+// the services table.
+func (f *Facts) cookiesServe(purpose string) bool {
+	if purpose == "analytics" && f.AnalyticsCookiesAssumed {
+		return true
+	}
+	for i := range f.Services {
+		s := &f.Services[i]
+		if (s.SetsCookiesKnown() || s.CookiesUnknown()) && slices.Contains(s.Purposes, purpose) {
+			return true
+		}
+	}
+	return false
 }
 
 // gdprFamily reports whether the GDPR or the UK GDPR applies.

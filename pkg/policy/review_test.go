@@ -156,3 +156,166 @@ func TestLawyerReview(t *testing.T) {
 		})
 	}
 }
+
+// TestLawyerReviewIssue8 pins the findings of the privacy and consumer-law
+// review of the issue 8 documents (docs/legal/review-2026-11-26.md): each
+// case failed on the text of template 2026-11-26.1 before the review.
+func TestLawyerReviewIssue8(t *testing.T) {
+	t.Parallel()
+	section := func(doc, heading string) string {
+		_, after, ok := strings.Cut(doc, "\n## "+heading+"\n")
+		if !ok {
+			return ""
+		}
+		if i := strings.Index(after, "\n## "); i >= 0 {
+			return after[:i]
+		}
+		return after
+	}
+	// req is a complete request of the given type and jurisdiction with
+	// extra JSON fields (without braces) added.
+	req := func(typ, jurisdiction, extra string) string {
+		body := `{"type": "` + typ + `", "businessName": "Review Co", "websiteUrl": "https://review.example",
+			"businessType": "ecommerce", "jurisdiction": "` + jurisdiction + `", "collectsPayments": true,
+			"collectsUserData": true, "usesAnalytics": false, "contactEmail": "help@review.example",
+			"postalAddress": "1 Main St, Springfield", "effectiveDate": "2026-11-26"`
+		if extra != "" {
+			body += ", " + extra
+		}
+		return body + "}"
+	}
+	analytics := func(body string) string {
+		return strings.Replace(body, `"usesAnalytics": false`, `"usesAnalytics": true`, 1)
+	}
+	const terms = `"governingLaw": "California", "minimumAge": 18, "subscriptions": {"autoRenews": true, "billingPeriod": "month", "cancellation": "email"}`
+	const refund = `"refundWindowDays": 30, "returnShippingPaidBy": "customer"`
+	tests := []struct {
+		name    string
+		body    string
+		section string // "" for the whole document
+		must    []string
+		mustNot []string
+	}{
+		{"FTC Mail Order Rule: a bank card refund is due in seven working days; one billing cycle only where the seller is the creditor (16 CFR 435.1(b))",
+			req("shipping", "US", `"shippingRegions": ["US"], "dispatchDays": 1`), "Shipping times and delays (United States)",
+			[]string{"We send it within seven working days; for a card payment, we send the credit to your card company within that time.", "credit that we ourselves gave you"},
+			[]string{"if you paid by credit card, we credit your account within one billing cycle"}},
+		{"the same in the refund policy's paragraph on orders that cannot ship",
+			req("refund", "US-CA", refund), "How and when we refund",
+			[]string{"We send it within seven working days; for a card payment, we send the credit to your card company within that time."},
+			[]string{"If you paid by credit card, we credit your account within one billing cycle."}},
+		{"no promise to deliver to every country",
+			req("shipping", "US", `"shippingRegions": ["worldwide"], "dispatchDays": 1`), "Where we ship",
+			[]string{"our checkout shows whether we deliver to yours"}, []string{"every country"}},
+		{"terms: no general claim that liability for negligent personal injury can never be excluded; California's Civil Code § 1668 instead",
+			req("terms", "US-CA", terms), "Our responsibility to you",
+			[]string{"Nothing in these terms excludes or limits liability that the law does not allow to be excluded or limited.", "California Civil Code section 1668"},
+			[]string{"such as liability for death or personal injury caused by negligence"}},
+		{"EULA: the same",
+			req("eula", "US-CA", terms), "",
+			[]string{"Nothing in this licence excludes or limits liability that the law does not allow to be excluded or limited.", "California Civil Code section 1668"},
+			[]string{"such as liability for death or personal injury caused by negligence"}},
+		{"UK terms keep the statutory rule on negligent death or injury (CRA 2015 s. 65)",
+			req("terms", "UK", `"governingLaw": "GB-EAW", "minimumAge": 18`), "Our responsibility to you",
+			[]string{"Consumer Rights Act 2015, section 65"}, []string{"California"}},
+		{"California: cancelling by email is a ready-made email the consumer sends without adding anything (B&P Code § 17602(d)(1)(B))",
+			req("terms", "US-CA", terms), "Subscriptions",
+			[]string{"ready-made cancellation email", "without adding anything"},
+			[]string{"Say that you want to cancel"}},
+		{"outside California the email cancellation stays as it was",
+			req("terms", "UK", `"governingLaw": "GB-EAW", "minimumAge": 18, "subscriptions": {"autoRenews": true, "billingPeriod": "month", "cancellation": "email"}`), "Subscriptions",
+			[]string{"Say that you want to cancel"}, []string{"ready-made cancellation email"}},
+		{"no cookie purpose for a cookieless analytics tool (the services table says it uses no cookies)",
+			analytics(req("privacy", "US", `"thirdPartyServices": ["plausible", "calendly"], "hostingProvider": "aws", "ccpaThresholdsMet": false, "onlineOnly": true, "directedToChildren": false`)), "Cookies and similar technologies",
+			nil, []string{"Learning how visitors use our website"}},
+		{"an analytics tool that sets cookies is still a cookie purpose",
+			analytics(req("privacy", "US", `"thirdPartyServices": ["google-analytics"], "hostingProvider": "aws", "ccpaThresholdsMet": false, "onlineOnly": true, "directedToChildren": false`)), "Cookies and similar technologies",
+			[]string{"Learning how visitors use our website"}, nil},
+		{"COPPA notice: disclosures to children's data recipients do not exclude those the law requires, which the sharing section describes",
+			strings.Replace(req("privacy", "US", `"thirdPartyServices": ["stripe"], "hostingProvider": "aws", "phone": "+1 503 555 0142", "ccpaThresholdsMet": false, "onlineOnly": true, "directedToChildren": true`), `"ecommerce"`, `"childrens_services"`, 1), "Children under 13",
+			[]string{"for the purposes given there, which include disclosures the law requires"}, []string{"recipients named in"}},
+		{"Australia, no change-of-mind returns: no conditions or postage for returns that are not accepted",
+			req("refund", "Australia", `"refundWindowDays": 0, "returnShippingPaidBy": "customer"`), "",
+			[]string{"We do not accept change-of-mind returns, so we set no conditions for them.", "so there is no return postage for you to pay"},
+			[]string{"If you return an item because you changed your mind", "If you return an item because you have changed your mind, you pay"}},
+		{"Australia: the right to reject is lost for damage after delivery only when the supplier is not at fault (ACL s. 262; ACCC)",
+			req("refund", "Australia", refund), "Faulty, damaged or wrong items",
+			[]string{"thrown away, destroyed, lost or damaged through no fault of ours", "attached to other property"},
+			[]string{"or if the goods were lost, destroyed or damaged after delivery"}},
+		{"Australia with a change-of-mind window keeps its conditions and postage",
+			req("refund", "Australia", refund), "",
+			[]string{"If you return an item because you changed your mind, please send it back unused", "you pay the cost of sending it back"},
+			[]string{"so we set no conditions for them"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := ParseRequest([]byte(tt.body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := Generate(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := res.Content
+			if tt.section != "" {
+				text = section(res.Content, tt.section)
+				if text == "" {
+					t.Fatalf("no section %q in:\n%s", tt.section, res.Content)
+				}
+			}
+			for _, m := range tt.must {
+				if !strings.Contains(text, m) {
+					t.Errorf("missing %q in:\n%s", m, text)
+				}
+			}
+			for _, m := range tt.mustNot {
+				if strings.Contains(text, m) {
+					t.Errorf("must not say %q:\n%s", m, text)
+				}
+			}
+		})
+	}
+}
+
+// TestLawyerReviewIssue8Flags pins the flags the review added: a warning
+// where a document states what the law requires but cannot do itself.
+func TestLawyerReviewIssue8Flags(t *testing.T) {
+	t.Parallel()
+	body := `{"type": "terms", "businessName": "Review Co", "websiteUrl": "https://review.example",
+		"businessType": "ecommerce", "jurisdiction": "US-CA", "collectsPayments": true, "collectsUserData": true,
+		"usesAnalytics": false, "contactEmail": "help@review.example", "governingLaw": "California", "minimumAge": 18,
+		"subscriptions": {"autoRenews": true, "billingPeriod": "month", "cancellation": "email"}, "effectiveDate": "2026-11-26"}`
+	for _, tc := range []struct {
+		name, replace, with string
+		want                bool
+	}{
+		{"California, renewing subscriptions: ca_arl_practices (B&P Code § 17602(a), (d))", "", "", true},
+		{"California, no subscriptions: no flag", `{"autoRenews": true, "billingPeriod": "month", "cancellation": "email"}`, `false`, false},
+		{"outside California: no flag", `"jurisdiction": "US-CA"`, `"jurisdiction": "UK"`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := body
+			if tc.replace != "" {
+				b = strings.Replace(b, tc.replace, tc.with, 1)
+			}
+			r, err := ParseRequest([]byte(b))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := Generate(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := false
+			for _, f := range res.Flags {
+				if f.Code == "ca_arl_practices" {
+					got = true
+				}
+			}
+			if got != tc.want {
+				t.Errorf("ca_arl_practices raised: %v, want %v (flags %v)", got, tc.want, res.Flags)
+			}
+		})
+	}
+}
