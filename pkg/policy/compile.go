@@ -134,6 +134,19 @@ func placeholderNumber(name string) (int, bool) {
 type segment struct {
 	text string
 	ph   int
+	lit  *literal // a literal run's escaped forms (nil for a placeholder)
+}
+
+// literal is a literal run escaped once, when the library is compiled, for
+// the formats that escape: rendering copies these instead of scanning the
+// library's text byte by byte for every document.
+type literal struct {
+	md, html string
+}
+
+// literalSegment is the segment of a literal run.
+func literalSegment(text string) segment {
+	return segment{text: text, ph: -1, lit: &literal{md: mdEscape(text), html: htmlEscape(text)}}
 }
 
 // compileText splits s into literal runs and placeholders, as the
@@ -141,7 +154,7 @@ type segment struct {
 // name that is no placeholder stays literal text, braces and all.
 func compileText(s string) []segment {
 	if strings.IndexByte(s, '{') < 0 {
-		return []segment{{text: s, ph: -1}}
+		return []segment{literalSegment(s)}
 	}
 	var out []segment
 	lit := 0 // start of the pending literal run
@@ -166,14 +179,14 @@ func compileText(s string) []segment {
 			continue
 		}
 		if j > lit {
-			out = append(out, segment{text: s[lit:j], ph: -1})
+			out = append(out, literalSegment(s[lit:j]))
 		}
 		out = append(out, segment{ph: ph})
 		i = k + 1
 		lit = i
 	}
 	if lit < len(s) {
-		out = append(out, segment{text: s[lit:], ph: -1})
+		out = append(out, literalSegment(s[lit:]))
 	}
 	return out
 }

@@ -60,7 +60,7 @@ type Block struct {
 }
 
 // InlineKind is the kind of an Inline.
-type InlineKind int
+type InlineKind uint8
 
 const (
 	Plain InlineKind = iota
@@ -74,6 +74,9 @@ type Inline struct {
 	Kind InlineKind
 	Text string
 	URL  string // Link
+	// lit, on a run of the clause library's own text, is Text already
+	// escaped for Markdown and HTML.
+	lit *literal
 }
 
 // GapError reports applicable requirements no included clause satisfies.
@@ -337,7 +340,7 @@ func (b *builder) expand(segs []segment, ex ...extra) []Inline {
 	i := 0
 	for _, s := range segs {
 		if s.ph < 0 {
-			out[i] = Inline{Kind: Plain, Text: s.text}
+			out[i] = Inline{Kind: Plain, Text: s.text, lit: s.lit}
 			i++
 		} else if v, ok := b.value(s.ph, ex); ok {
 			i += copy(out[i:], v)

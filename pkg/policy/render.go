@@ -255,6 +255,10 @@ func (r *renderer) appendMDInlines(b []byte, ins []Inline) []byte {
 	for _, in := range ins {
 		switch in.Kind {
 		case Plain:
+			if in.lit != nil {
+				b = append(b, in.lit.md...)
+				continue
+			}
 			b = appendMDEscape(b, in.Text)
 		case Link:
 			u, ok := r.safeURL(in.URL)
@@ -357,6 +361,16 @@ func (r *renderer) markdown(b []byte, doc *Document) []byte {
 }
 
 // appendHTMLEscape appends s escaped as html.EscapeString escapes it.
+// htmlEscape is s escaped as appendHTMLEscape does.
+func htmlEscape(s string) string {
+	for i := range len(s) {
+		if htmlEscapeIndex[s[i]] != 0 {
+			return string(appendHTMLEscape(make([]byte, 0, len(s)+len(s)/8), s))
+		}
+	}
+	return s
+}
+
 func appendHTMLEscape(b []byte, s string) []byte {
 	last := 0
 	for i := range len(s) {
@@ -383,6 +397,10 @@ func (r *renderer) appendHTMLInlines(b []byte, ins []Inline) []byte {
 	for _, in := range ins {
 		switch in.Kind {
 		case Plain:
+			if in.lit != nil {
+				b = append(b, in.lit.html...)
+				continue
+			}
 			b = appendHTMLEscape(b, in.Text)
 		case Link:
 			u, ok := r.safeURL(in.URL)
