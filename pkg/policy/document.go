@@ -72,12 +72,20 @@ const (
 // Inline is a run of text.
 type Inline struct {
 	Kind InlineKind
+	// esc, on a Plain run of the clause library's own text, says that URL
+	// holds Text already escaped for that format (escMarkdown, escHTML):
+	// the library escapes its text once, when it is compiled.
+	esc  uint8
 	Text string
-	URL  string // Link
-	// lit, on a run of the clause library's own text, is Text already
-	// escaped for Markdown and HTML.
-	lit *literal
+	URL  string // Link; see esc
 }
+
+// Values of Inline.esc.
+const (
+	escNone uint8 = iota
+	escMarkdown
+	escHTML
+)
 
 // GapError reports applicable requirements no included clause satisfies.
 type GapError struct {
@@ -175,6 +183,10 @@ type builder struct {
 	// document for several transfer regimes the regime a clause or table
 	// is about.
 	regime catalog.Jurisdiction
+
+	// esc is the format the document is built for, whose escaped library
+	// text its inlines carry (Inline.esc).
+	esc uint8
 
 	ins   arena[Inline]
 	cells arena[[]Inline]
@@ -340,7 +352,13 @@ func (b *builder) expand(segs []segment, ex ...extra) []Inline {
 	i := 0
 	for _, s := range segs {
 		if s.ph < 0 {
-			out[i] = Inline{Kind: Plain, Text: s.text, lit: s.lit}
+			out[i] = Inline{Kind: Plain, Text: s.text}
+			switch b.esc {
+			case escMarkdown:
+				out[i].esc, out[i].URL = escMarkdown, s.lit.md
+			case escHTML:
+				out[i].esc, out[i].URL = escHTML, s.lit.html
+			}
 			i++
 		} else if v, ok := b.value(s.ph, ex); ok {
 			i += copy(out[i:], v)

@@ -142,6 +142,14 @@ func (st *state) compose(req Request) (*Document, *Facts, []compliance.Requireme
 	b := &st.b
 	b.reset()
 	b.f, b.t, b.labels, b.lib, b.date = facts, t, lib.compiled.labels[req.Language], lib.compiled, date
+	switch req.Format {
+	case "markdown":
+		b.esc = escMarkdown
+	case "html":
+		b.esc = escHTML
+	default:
+		b.esc = escNone
+	}
 	st.doc = Document{}
 	if err := b.build(p, st.applicable, &st.doc); err != nil {
 		var gap *GapError

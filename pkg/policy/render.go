@@ -211,7 +211,10 @@ func sizeHint(doc *Document) int {
 	n := 256
 	add := func(ins []Inline) {
 		for _, in := range ins {
-			n += len(in.Text) + len(in.URL) + 2
+			n += len(in.Text) + 2
+			if in.Kind == Link {
+				n += len(in.URL)
+			}
 		}
 	}
 	add(doc.Title)
@@ -255,8 +258,8 @@ func (r *renderer) appendMDInlines(b []byte, ins []Inline) []byte {
 	for _, in := range ins {
 		switch in.Kind {
 		case Plain:
-			if in.lit != nil {
-				b = append(b, in.lit.md...)
+			if in.esc == escMarkdown {
+				b = append(b, in.URL...)
 				continue
 			}
 			b = appendMDEscape(b, in.Text)
@@ -397,8 +400,8 @@ func (r *renderer) appendHTMLInlines(b []byte, ins []Inline) []byte {
 	for _, in := range ins {
 		switch in.Kind {
 		case Plain:
-			if in.lit != nil {
-				b = append(b, in.lit.html...)
+			if in.esc == escHTML {
+				b = append(b, in.URL...)
 				continue
 			}
 			b = appendHTMLEscape(b, in.Text)
