@@ -15,7 +15,17 @@ import (
 // panic, never an unclassified error. Seeds: testdata/fuzz/FuzzParseRequest.
 func FuzzParseRequest(f *testing.F) {
 	f.Add([]byte(`{"type":"privacy","businessName":"Acme","websiteUrl":"https://acme.example","businessType":"saas","jurisdiction":"eu","collectsPayments":true,"collectsUserData":true,"usesAnalytics":false}`))
+	f.Add([]byte(`{"type":"privacy","x":{"type":"a\"b"},"type":"cookie"}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
+		// The fast path's member count agrees with the token decoder.
+		if raw, dups, err := decodeObjectTokens(body); err == nil {
+			if n := len(raw) + len(dups); len(dups) == 0 && countMembers(body) != n {
+				t.Fatalf("countMembers(%q) = %d, token decoder found %d distinct members", body, countMembers(body), n)
+			}
+			if len(dups) > 0 && countMembers(body) <= len(raw) {
+				t.Fatalf("countMembers(%q) = %d hides a repeated member (%v)", body, countMembers(body), dups)
+			}
+		}
 		req, err := ParseRequest(body)
 		if err != nil {
 			e := errs.As(err)

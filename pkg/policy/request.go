@@ -235,7 +235,7 @@ func ParseRequest(body []byte) (Request, error) {
 		}
 		return b
 	}
-	enum := func(name, what string, required bool, def string, allowed []string, canon func(string) string, names func(string) []string) string {
+	enum := func(name, what string, required bool, def string, allowed func() []string, canon func(string) string, names func(string) []string) string {
 		s, ok := str(name, required, 64)
 		if !ok {
 			return def
@@ -246,16 +246,16 @@ func ParseRequest(body []byte) (Request, error) {
 		// Exact, then as people type it: any letter case, spaces for
 		// hyphens or underscores ("Professional Services"), when that
 		// names exactly one value.
-		c, ok := resolve(canon(s), allowed, names)
+		c, ok := resolveIn(name, canon(s), allowed, names)
 		if !ok {
-			sug := suggest(s, allowed)
+			sug := suggest(s, allowed())
 			bad.AddValue(name, unknownValue(what, s, sug), s, sug)
 			return def
 		}
 		return c
 	}
 
-	req.Type = enum("type", "document type", true, "", Types(), strings.ToLower, nil)
+	req.Type = enum("type", "document type", true, "", Types, strings.ToLower, nil)
 	if s, ok := str("businessName", true, MaxBusinessName); ok {
 		req.BusinessName = s
 	}
@@ -266,8 +266,8 @@ func ParseRequest(body []byte) (Request, error) {
 			req.WebsiteURL = u
 		}
 	}
-	req.BusinessType = enum("businessType", "business type", true, "", BusinessTypes(), strings.ToLower, businessTypeNames)
-	req.Language = enum("language", "language", false, DefaultLanguage, Languages(), strings.ToLower, nil)
+	req.BusinessType = enum("businessType", "business type", true, "", BusinessTypes, strings.ToLower, businessTypeNames)
+	req.Language = enum("language", "language", false, DefaultLanguage, Languages, strings.ToLower, nil)
 	req.Jurisdiction, req.MemberState = jurisdiction(raw, str, &bad)
 	req.CollectsPayments = boolean("collectsPayments")
 	req.CollectsUserData = boolean("collectsUserData")
@@ -361,7 +361,7 @@ func ParseRequest(body []byte) (Request, error) {
 	req.AffiliateLinks = optBool("affiliateLinks") // disclaimer (issue 8, t2)
 	shippingFields(raw, &req, &bad)                // shipping policy (issue 8, t4)
 	refundFields(raw, str, &req, &bad)             // refund policy (issue 8, t3)
-	req.Format = enum("format", "format", false, DefaultFormat, Formats, strings.ToLower, nil)
+	req.Format = enum("format", "format", false, DefaultFormat, func() []string { return Formats }, strings.ToLower, nil)
 	if s, ok := str("effectiveDate", false, len(DateLayout)); ok && s != "" {
 		if d, err := ParseDate(s); err != nil {
 			bad.Add("effectiveDate", err.Error())
@@ -380,6 +380,50 @@ func ParseRequest(body []byte) (Request, error) {
 // members undecoded, plus the names of members that appear more than once.
 // Invalid UTF-8, anything but an object, or anything after it is invalid_json.
 func decodeObject(body []byte) (map[string]json.RawMessage, []string, error) {
+	// The common case, one object with distinct member names, in one
+	// Unmarshal and a count of its names; anything else (an error to word,
+	// a repeated name to report) goes through the token decoder.
+	if utf8.Valid(body) {
+		var raw map[string]json.RawMessage
+		if err := json.Unmarshal(body, &raw); err == nil && raw != nil && countMembers(body) == len(raw) {
+			return raw, nil, nil
+		}
+	}
+	return decodeObjectTokens(body)
+}
+
+// countMembers counts the members of the JSON object body (valid JSON,
+// whose top-level value is an object), repeated names included.
+func countMembers(body []byte) int {
+	n, depth := 0, 0
+	expectName := false
+	for i := 0; i < len(body); i++ {
+		switch c := body[i]; c {
+		case '"':
+			if depth == 1 && expectName {
+				n++
+				expectName = false
+			}
+			for i++; i < len(body) && body[i] != '"'; i++ {
+				if body[i] == '\\' {
+					i++ // the escaped byte cannot end the string
+				}
+			}
+		case '{', '[':
+			depth++
+			expectName = c == '{' && depth == 1
+		case '}', ']':
+			depth--
+		case ',':
+			expectName = depth == 1
+		}
+	}
+	return n
+}
+
+// decodeObjectTokens decodes body token by token, to tell a repeated member
+// name (returned in dups) and each kind of malformed body apart.
+func decodeObjectTokens(body []byte) (map[string]json.RawMessage, []string, error) {
 	notObject := errs.E(errs.Invalid, "invalid_json", "request body must be one JSON object")
 	if !utf8.Valid(body) {
 		// encoding/json would silently turn invalid bytes into U+FFFD.
@@ -556,7 +600,7 @@ func jurisdiction(raw map[string]json.RawMessage, str func(string, bool, int) (s
 			}
 			continue
 		}
-		j, ok := resolve(strings.ToUpper(part), Jurisdictions(), jurisdictionNames)
+		j, ok := resolveIn("jurisdiction", strings.ToUpper(part), Jurisdictions, jurisdictionNames)
 		if !ok {
 			if c, found := resolveCountry(part); found && memberJurisdiction(c) != "" {
 				if member != "" && member != c {
@@ -737,7 +781,7 @@ func retention(v json.RawMessage, bad *errs.Fields) map[string]string {
 	out := map[string]string{}
 	for k, raw := range m {
 		field := "retention." + k
-		id, ok := resolve(strings.ToLower(k), purposes, nil)
+		id, ok := resolveIn("retention", strings.ToLower(k), PurposeIDs, nil)
 		if !ok {
 			sug := suggest(k, purposes)
 			bad.AddValue(field, unknownValue("purpose", k, sug), k, sug)

@@ -452,3 +452,31 @@ func TestAffiliateLinks(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestCountMembers: the fast path of decodeObject counts an object's
+// member names as the token decoder sees them, repeated ones included, so
+// that a repeated member is never let through.
+func TestCountMembers(t *testing.T) {
+	for body, want := range map[string]int{
+		`{}`:            0,
+		` { "a" : 1 } `: 1,
+		`{"a":1,"b":"x,\"c\":2","c":[1,{"d":2,"e":3}],"f":{"g":{"h":[]}}}`: 4,
+		`{"a\"b":1,"a\\":{"x":"}"},"":null}`:                               3,
+		`{"a":1,"a":2}`:                                                    2,
+		`{"type":"privacy","nested":{"type":"x"},"type":"cookie"}`:         3,
+	} {
+		if got := countMembers([]byte(body)); got != want {
+			t.Errorf("countMembers(%s) = %d, want %d", body, got, want)
+		}
+		raw, dups, err := decodeObject([]byte(body))
+		if err != nil {
+			t.Fatalf("decodeObject(%s): %v", body, err)
+		}
+		if len(raw)+len(dups) < want && len(dups) == 0 {
+			t.Errorf("decodeObject(%s): %d members and no repeated one, want %d", body, len(raw), want)
+		}
+	}
+	if _, dups, _ := decodeObject([]byte(`{"type":"privacy","nested":{"type":"x"},"type":"cookie"}`)); !slices.Equal(dups, []string{"type"}) {
+		t.Errorf("repeated member not reported: %v", dups)
+	}
+}

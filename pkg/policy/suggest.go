@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // maxSuggestions bounds the "did you mean" list of an unknown value: an error
@@ -25,29 +26,57 @@ func fold(s string) string {
 	return b.String()
 }
 
-// resolve finds the canonical value among candidates that s means: an exact
-// match first, then a single candidate (or candidate name, through names)
-// equal to s once folded. ok is false when nothing, or more than one
-// candidate, matches.
-func resolve(s string, candidates []string, names func(string) []string) (string, bool) {
-	if slices.Contains(candidates, s) {
+// foldIndex resolves a value to the canonical one among a fixed set of
+// candidates that it means: an exact match first, then the single
+// candidate (or candidate name) equal to it once folded. It is two map
+// lookups: the candidates, and every candidate and name folded ("" marks a
+// folded form two candidates share: ambiguous, refused rather than
+// guessed).
+type foldIndex struct {
+	exact  map[string]bool
+	folded map[string]string
+}
+
+func newFoldIndex(candidates []string, names func(string) []string) *foldIndex {
+	x := &foldIndex{exact: make(map[string]bool, len(candidates)), folded: make(map[string]string, 2*len(candidates))}
+	add := func(f, c string) {
+		if prev, ok := x.folded[f]; ok && prev != c {
+			c = ""
+		}
+		x.folded[f] = c
+	}
+	for _, c := range candidates {
+		x.exact[c] = true
+		add(fold(c), c)
+		if names != nil {
+			for _, n := range names(c) {
+				add(fold(n), c)
+			}
+		}
+	}
+	return x
+}
+
+func (x *foldIndex) resolve(s string) (string, bool) {
+	if x.exact[s] {
 		return s, true
 	}
-	f := fold(s)
-	found := ""
-	for _, c := range candidates {
-		match := fold(c) == f
-		if !match && names != nil {
-			match = slices.ContainsFunc(names(c), func(n string) bool { return fold(n) == f })
-		}
-		if match {
-			if found != "" && found != c {
-				return "", false // ambiguous: say so rather than guess
-			}
-			found = c
-		}
+	c := x.folded[fold(s)]
+	return c, c != ""
+}
+
+// foldIndexes are the indexes of the value sets requests name (document
+// types, jurisdictions, ...), built on first use: the catalog does not
+// change while the process runs.
+var foldIndexes sync.Map // set name -> *foldIndex
+
+// resolveIn is resolve for the value set called set, through its index.
+func resolveIn(set, s string, candidates func() []string, names func(string) []string) (string, bool) {
+	x, ok := foldIndexes.Load(set)
+	if !ok {
+		x, _ = foldIndexes.LoadOrStore(set, newFoldIndex(candidates(), names))
 	}
-	return found, found != ""
+	return x.(*foldIndex).resolve(s)
 }
 
 // suggest returns up to maxSuggestions candidates close to s: those that

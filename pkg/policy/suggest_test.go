@@ -26,7 +26,7 @@ func TestResolve(t *testing.T) {
 		"google":                "",
 		"":                      "",
 	} {
-		got, ok := resolve(in, cands, names)
+		got, ok := newFoldIndex(cands, names).resolve(in)
 		if got != want || ok != (want != "") {
 			t.Errorf("resolve(%q) = %q, %v; want %q", in, got, ok, want)
 		}
