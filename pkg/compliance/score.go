@@ -205,9 +205,9 @@ var RiskModel = []FactorModel{
 			return b2i(in.Facts[FactSetsNonEssentialCookies] && in.ConsentBanner != nil && !*in.ConsentBanner && hasConsentLaw(in.Laws))
 		}},
 	{ID: "sensitive_data", Points: 10, Why: "Sensitive personal information is collected (account log-in credentials, card numbers with security codes: %s); a breach harms people more.",
-		// Only the CCPA's definition names these categories; the GDPR's
-		// special categories (Art. 9) and the state laws' sensitive data
-		// do not, so elsewhere the reason names no law.
+		// The categories are the CCPA's (§ 1798.140(ae)); no other law's
+		// definition was checked against them (docs/legal/risk.md, open
+		// questions), so elsewhere the reason names no law.
 		Uncited:   "Data that gives access to people's accounts or money is collected (account log-in credentials, card numbers with security codes); a breach harms people more.",
 		Citations: map[string]LawCitation{"ccpa": {Cite: "Cal. Civ. Code § 1798.140(ae)"}},
 		count:     func(in Input) int { return b2i(in.Facts[FactCollectsSensitive]) }},
