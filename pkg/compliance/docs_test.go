@@ -3,6 +3,7 @@ package compliance
 import (
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -55,9 +56,34 @@ func riskModelDoc() string {
 		if m.Max > 0 {
 			pts = fmt.Sprintf("%d each, at most %d", m.Points, m.Max)
 		}
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", m.ID, strings.Join(m.DocumentTypes(), ", "), pts, m.Why)
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", m.ID, strings.Join(m.DocumentTypes(), ", "), pts, factorWhyDoc(m))
 	}
 	return b.String()
+}
+
+// factorWhyDoc is a factor's why for the table: with per-law citations,
+// the sentence with "…" where each law's words go, then the words of every
+// law, and the reason where no law of the document has any.
+func factorWhyDoc(m FactorModel) string {
+	if m.Citations == nil {
+		return m.Why
+	}
+	lines := []string{strings.Replace(m.Why, "%s", "…", 1)}
+	ids := slices.Sorted(maps.Keys(m.Citations))
+	for _, id := range ids {
+		c := m.Citations[id]
+		if c.Says == "" {
+			lines = append(lines, fmt.Sprintf("`%s`: %s", id, c.Cite))
+			continue
+		}
+		lines = append(lines, fmt.Sprintf("`%s`: %s (%s)", id, c.Says, c.Cite))
+	}
+	if m.Uncited != "" {
+		lines = append(lines, "where none of these laws applies: "+m.Uncited)
+	} else {
+		lines = append(lines, "(applies only where one of these laws does)")
+	}
+	return strings.Join(lines, "<br>")
 }
 
 const (

@@ -40,9 +40,14 @@ type Law struct {
 	Jurisdictions []string `json:"jurisdictions"`
 	// Types are the document types its requirements apply to unless a
 	// requirement names its own; empty means ["privacy"].
-	Types        []string      `json:"types,omitempty"`
-	Sources      []Source      `json:"sources"`
-	Requirements []Requirement `json:"requirements"`
+	Types []string `json:"types,omitempty"`
+	// RegulatesTransfers is true for a law that restricts transfers of
+	// personal data out of the region of the jurisdictions it covers (the
+	// GDPR's Chapter V, the UK GDPR's, FADP Arts. 16-17): the risk model's
+	// transfer factors apply under it, citing it (RiskModel).
+	RegulatesTransfers bool          `json:"regulatesTransfers,omitempty"`
+	Sources            []Source      `json:"sources"`
+	Requirements       []Requirement `json:"requirements"`
 	// NotModelled lists items whose condition lies outside the fact
 	// vocabulary; they are never "applicable" but are surfaced as info flags
 	// so the business sees them.

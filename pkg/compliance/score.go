@@ -29,9 +29,15 @@ type Input struct {
 	// By the id of the law (gdpr, uk-gdpr) under which the safeguard is
 	// missing.
 	UnsafeguardedTransfers map[string][]string
-	// ContractualTransfers is true when a transfer rests on contractual
-	// safeguards only (no adequacy decision or DPF certification).
-	ContractualTransfers bool
+	// TransferLaws are the ids of the document's laws that regulate
+	// transfers out of their region (Law.RegulatesTransfers) and under
+	// which personal data leaves that region; ContractualTransferLaws are
+	// those of them under which a transfer rests on contractual safeguards
+	// only, or on none the catalog knows of (no adequacy decision or DPF
+	// certification). Both in the order of Laws. A law without transfer
+	// rules is never one of them, whatever the providers' countries.
+	TransferLaws            []string
+	ContractualTransferLaws []string
 	// JointControllers names services whose providers are joint controllers.
 	JointControllers []string
 	// UnknownServices names services the catalog does not describe.
@@ -97,10 +103,76 @@ type FactorModel struct {
 	Points int    // per occurrence, for counted factors
 	Max    int    // cap of a counted factor; 0 for a yes/no factor
 	Why    string // why it raises the risk of what the document covers (for the types other than privacy, with the law that makes it a risk)
+	// Citations, for a factor whose law differs from one document to
+	// another, give by law id what that law makes of the practice and where
+	// (like the flag catalog's Citations): the laws of the document that
+	// have one (only those citeLaws names, when set) replace Why's %s, in
+	// the order of Input.Laws. Where none of them has one, Uncited is the
+	// reason: a description that names no law.
+	Citations map[string]LawCitation
+	Uncited   string
+	citeLaws  func(Input) []string
 	// Types are the document types whose risk the factor measures; empty
 	// means [DefaultType] (privacy). docs/SCORING.md says why.
 	Types []string
 	count func(Input) int
+}
+
+// LawCitation is what one law makes of a factor's practice (Says, may be
+// empty) and where it says so (Cite).
+type LawCitation struct{ Says, Cite string }
+
+// why is m's reason for the document in: Why with the citations of the
+// laws that apply, laws that say the same thing sharing one mention.
+func (m FactorModel) why(in Input) string {
+	if m.Citations == nil {
+		return m.Why
+	}
+	ids := m.citeLawIDs(in)
+	type group struct {
+		says  string
+		cites []string
+	}
+	var groups []group
+	for _, id := range ids {
+		c, ok := m.Citations[id]
+		if !ok {
+			continue
+		}
+		i := slices.IndexFunc(groups, func(g group) bool { return g.says == c.Says })
+		if i < 0 {
+			groups = append(groups, group{says: c.Says})
+			i = len(groups) - 1
+		}
+		if !slices.Contains(groups[i].cites, c.Cite) {
+			groups[i].cites = append(groups[i].cites, c.Cite)
+		}
+	}
+	if len(groups) == 0 {
+		return m.Uncited
+	}
+	parts := make([]string, 0, len(groups))
+	for _, g := range groups {
+		cites := strings.Join(g.cites, "; ")
+		if g.says == "" {
+			parts = append(parts, cites)
+			continue
+		}
+		parts = append(parts, g.says+" ("+cites+")")
+	}
+	return strings.Replace(m.Why, "%s", strings.Join(parts, "; "), 1)
+}
+
+// citeLawIDs are the ids of the laws m may cite for in.
+func (m FactorModel) citeLawIDs(in Input) []string {
+	if m.citeLaws != nil {
+		return m.citeLaws(in)
+	}
+	ids := make([]string, len(in.Laws))
+	for i, l := range in.Laws {
+		ids[i] = l.ID
+	}
+	return ids
 }
 
 // DocumentTypes are the document types m scores.
@@ -118,9 +190,11 @@ var (
 // the contract; returns; delivery; endorsements; content rules). Whatever
 // the request left out adds nothing.
 var RiskModel = []FactorModel{
-	{ID: "sells_or_shares", Points: 20, Why: "Personal information goes to third parties that use it for their own purposes, such as cross-context behavioural advertising (a sale or sharing under Cal. Civ. Code § 1798.140(ad), (ah)); people lose control over it.",
-		Types: privacyAndCookie,
-		count: func(in Input) int { return b2i(in.Facts[FactSellsOrShares]) }},
+	{ID: "sells_or_shares", Points: 20, Why: "Personal information goes to third parties that use it for their own purposes, such as advertising, and people lose control over it: %s.",
+		Uncited:   "Personal information goes to third parties that use it for their own purposes, such as advertising, and people lose control over it.",
+		Citations: sellsOrSharesCitations,
+		Types:     privacyAndCookie,
+		count:     func(in Input) int { return b2i(in.Facts[FactSellsOrShares]) }},
 	{ID: "minors_data_sold", Points: 15, Why: "The personal information of consumers under 16 is sold or shared (Cal. Civ. Code § 1798.120(c)).",
 		count: func(in Input) int { return b2i(in.SellsMinorsData) }},
 	{ID: "sector_data", Points: 15, Max: 30, Why: "The business type handles data that sector law protects (health, children's, education or financial data).",
@@ -130,15 +204,34 @@ var RiskModel = []FactorModel{
 		count: func(in Input) int {
 			return b2i(in.Facts[FactSetsNonEssentialCookies] && in.ConsentBanner != nil && !*in.ConsentBanner && hasConsentLaw(in.Laws))
 		}},
-	{ID: "sensitive_data", Points: 10, Why: "Sensitive personal information is collected (account log-in credentials, card numbers with security codes: Cal. Civ. Code § 1798.140(ae)); a breach harms people more.",
-		count: func(in Input) int { return b2i(in.Facts[FactCollectsSensitive]) }},
-	{ID: "transfers_contractual", Points: 10, Why: "Personal data leaves the region under contractual safeguards only, or under none the catalog knows of (GDPR Arts. 46, 49).",
+	{ID: "sensitive_data", Points: 10, Why: "Sensitive personal information is collected (account log-in credentials, card numbers with security codes: %s); a breach harms people more.",
+		// The categories are the CCPA's (§ 1798.140(ae)); no other law's
+		// definition was checked against them (docs/legal/risk.md, open
+		// questions), so elsewhere the reason names no law.
+		Uncited:   "Data that gives access to people's accounts or money is collected (account log-in credentials, card numbers with security codes); a breach harms people more.",
+		Citations: map[string]LawCitation{"ccpa": {Cite: "Cal. Civ. Code § 1798.140(ae)"}},
+		count:     func(in Input) int { return b2i(in.Facts[FactCollectsSensitive]) }},
+	// The transfer factors apply only under a law that regulates transfers
+	// out of its region (TransferLaws), and cite that law.
+	{ID: "transfers_contractual", Points: 10, Why: "Personal data leaves the region under contractual safeguards only, or under none the catalog knows of (%s).",
+		Citations: map[string]LawCitation{
+			"gdpr":    {Cite: "GDPR Arts. 46, 49"},
+			"uk-gdpr": {Cite: "UK GDPR Arts. 44A, 46, 49"},
+			"fadp":    {Cite: "FADP Arts. 16(2), 17"},
+		},
+		citeLaws: func(in Input) []string { return in.ContractualTransferLaws },
 		count: func(in Input) int {
-			return b2i(in.Facts[FactInternationalTransfers] && (in.ContractualTransfers || len(in.UnsafeguardedTransfers) > 0))
+			return b2i(in.Facts[FactInternationalTransfers] && len(in.ContractualTransferLaws) > 0)
 		}},
-	{ID: "transfers_adequate", Points: 5, Why: "Personal data leaves the region, covered by an adequacy decision or the Data Privacy Framework (GDPR Art. 45), which can be withdrawn or annulled.",
+	{ID: "transfers_adequate", Points: 5, Why: "Personal data leaves the region on the strength of %s, which can be withdrawn or annulled.",
+		Citations: map[string]LawCitation{
+			"gdpr":    {Says: "an adequacy decision of the European Commission, the EU-U.S. Data Privacy Framework included", Cite: "GDPR Art. 45"},
+			"uk-gdpr": {Says: "regulations approving transfers to the country, the UK Extension to the Data Privacy Framework included", Cite: "UK GDPR Arts. 44A, 45A"},
+			"fadp":    {Says: "the Federal Council's decision that the country's law protects data adequately, the Swiss-U.S. Data Privacy Framework included", Cite: "FADP Art. 16(1)"},
+		},
+		citeLaws: func(in Input) []string { return in.TransferLaws },
 		count: func(in Input) int {
-			return b2i(in.Facts[FactInternationalTransfers] && !in.ContractualTransfers && len(in.UnsafeguardedTransfers) == 0)
+			return b2i(in.Facts[FactInternationalTransfers] && len(in.TransferLaws) > 0 && len(in.ContractualTransferLaws) == 0)
 		}},
 	{ID: "joint_controllers", Points: 5, Why: "Advertising pixels make the business a joint controller with the platform (GDPR Art. 26; CJEU C-40/17 Fashion ID).",
 		Types: privacyAndCookie,
@@ -161,9 +254,16 @@ var RiskModel = []FactorModel{
 	{ID: "auto_renewal", Points: 15, Why: "Subscriptions renew and are charged automatically until the consumer cancels. Automatic renewal law regulates the sign-up and the cancellation: in California, the offer terms shown clearly and conspicuously next to the consent request, affirmative consent before the first charge, an acknowledgment the consumer can keep, and cancellation online for subscriptions taken online (Cal. Bus. & Prof. Code §§ 17601(b), 17602(a), (d)); in the EU, the duration and the conditions for ending the contract given before it is made (Directive 2011/83/EU Art. 6(1)(o)).",
 		Types: termsAndEULA,
 		count: func(in Input) int { return b2i(in.Facts[FactAutoRenews] && hasLaw(in.Laws, "ca-arl", "crd")) }},
-	{ID: "withdrawal_right", Points: 10, Why: "Consumers who buy at a distance may withdraw within 14 days without giving a reason (Directive 2011/83/EU Art. 9; SI 2013/3134 regs. 29-30). A consumer who was not told of the right before the contract keeps it for up to 12 months longer (Directive 2011/83/EU Art. 10(1); SI 2013/3134 reg. 31).",
+	{ID: "withdrawal_right", Points: 10, Why: "Consumers who buy at a distance may withdraw from the contract without giving a reason: %s.",
+		Citations: map[string]LawCitation{
+			"crd":      {Says: "in the EU within 14 days, and for up to 12 months longer if they were not told of the right before the contract", Cite: "Directive 2011/83/EU Arts. 9, 10(1)"},
+			"ccr-2013": {Says: "in the UK within 14 days, and for up to 12 months longer if they were not told of the right before the contract", Cite: "SI 2013/3134 regs. 29-31"},
+			"br-cdc":   {Says: "in Brazil, when they contract outside the business's premises (online purchases included), within 7 days of signing or of receiving the product or service, and what they paid is returned at once, monetarily updated", Cite: "Lei nº 8.078/1990 (CDC) Art. 49; Decreto nº 7.962/2013 Art. 5"},
+		},
 		Types: []string{"terms", "eula", "refund"},
-		count: func(in Input) int { return b2i(in.Facts[FactCollectsPayments] && hasLaw(in.Laws, "crd", "ccr-2013")) }},
+		count: func(in Input) int {
+			return b2i(in.Facts[FactCollectsPayments] && hasLaw(in.Laws, "crd", "ccr-2013", "br-cdc"))
+		}},
 	{ID: "refund_window_below_withdrawal", Points: 10, Why: "The business offers its own returns window, shorter than the 14-day statutory withdrawal period (Directive 2011/83/EU Art. 9(1); SI 2013/3134 reg. 30). The statutory period applies whatever the business offers, as the policy says: a return refused after the business's window but within the statutory period would breach the consumer's right. (A window of 0 days, no returns beyond the law, is not a shorter window.)",
 		Types: []string{"refund"},
 		count: func(in Input) int {
@@ -187,6 +287,39 @@ var RiskModel = []FactorModel{
 	{ID: "content_moderation_eu", Points: 10, Why: "Users post or send content that the business may remove, or whose accounts it may suspend, under this policy. For users in the EU, an intermediary service must describe its content moderation in its terms (Regulation (EU) 2022/2065 Art. 14(1)) and apply its restrictions diligently, objectively and proportionately (Art. 14(4)); a hosting service must give each affected user a statement of reasons for a removal or suspension (Art. 17(1)).",
 		Types: []string{"acceptable-use"},
 		count: func(in Input) int { return b2i(slices.Contains(in.Jurisdictions, "EU")) }},
+}
+
+// sellsOrSharesCitations are what each law makes of personal information
+// going to third parties for their own purposes (advertising and social
+// services: fact sellsOrShares). The state laws' entries cite the item of
+// each law's checklist that the practice triggers; Texas and Nebraska have
+// none, so their documents get the reason without a citation.
+var sellsOrSharesCitations = map[string]LawCitation{
+	"ccpa":     {Says: "a sale or sharing under California law", Cite: "Cal. Civ. Code § 1798.140(ad), (ah)"},
+	"eprivacy": {Says: "in the EU, the cookies or similar technologies through which it is collected need the visitor's prior consent", Cite: "Directive 2002/58/EC Art. 5(3)"},
+	"pecr":     {Says: "in the UK, the cookies or similar technologies through which it is collected need the visitor's prior consent", Cite: "PECR reg. 6"},
+	"us-co":    stateSaleDisclosure("C.R.S. § 6-1-1308(1)(b)"),
+	"us-ct":    stateSaleDisclosure("Conn. Gen. Stat. § 42-520(d)"),
+	"us-de":    stateSaleDisclosure("6 Del. C. § 12D-106"),
+	"us-ia":    stateSaleDisclosure("Iowa Code § 715D.4"),
+	"us-in":    {Says: "a sale or targeted advertising, which consumers may opt out of under state privacy law", Cite: "Ind. Code § 24-15-3-1"},
+	"us-ky":    stateSaleDisclosure("KRS 367.3617(4)"),
+	"us-md":    stateSaleDisclosure("Md. Code, Com. Law § 14-4707"),
+	"us-mn":    stateSaleDisclosure("Minn. Stat. § 325M.16, subd. 1(b)"),
+	"us-mt":    stateSaleDisclosure("Mont. Code Ann. § 30-14-2812"),
+	"us-nh":    stateSaleDisclosure("RSA 507-H:6"),
+	"us-nj":    stateSaleDisclosure("N.J. Stat. § 56:8-166.6(b)"),
+	"us-or":    {Says: "targeted advertising, which the business must describe, with how to opt out, under state privacy law", Cite: "ORS 646A.578(4)(h)"},
+	"us-ri":    stateSaleDisclosure("R.I. Gen. Laws § 6-48.1-3(b)"),
+	"us-tn":    stateSaleDisclosure("Tenn. Code Ann. § 47-18-3305(d)"),
+	"us-ut":    {Says: "a sale or targeted advertising, whose opt-out the business must explain under state privacy law", Cite: "Utah Code § 13-61-302(1)(b)"},
+	"us-va":    stateSaleDisclosure("Va. Code § 59.1-578(D)"),
+}
+
+// stateSaleDisclosure: a state privacy law that makes the
+// business disclose a sale or targeted advertising, at cite.
+func stateSaleDisclosure(cite string) LawCitation {
+	return LawCitation{Says: "a sale or targeted advertising, which the business must disclose under state privacy law", Cite: cite}
 }
 
 func b2i(b bool) int {
@@ -231,7 +364,7 @@ func Assess(in Input) Assessment {
 		if m.Max > 0 {
 			pts = min(pts, m.Max)
 		}
-		a.Factors = append(a.Factors, Factor{ID: m.ID, Points: pts, Why: m.Why})
+		a.Factors = append(a.Factors, Factor{ID: m.ID, Points: pts, Why: m.why(in)})
 		a.Score += pts
 	}
 	if len(a.Factors) == 0 {

@@ -47,6 +47,7 @@ func TestAssess(t *testing.T) {
 			name: "UK shop with a consent banner and certified US services",
 			in: func() Input {
 				in := input(t, "UK", shop, 3)
+				in.TransferLaws = []string{"uk-gdpr"}
 				in.ConsentBanner = yes()
 				in.DPOStated = true
 				return in
@@ -60,6 +61,7 @@ func TestAssess(t *testing.T) {
 			name: "UK shop without a consent banner",
 			in: func() Input {
 				in := input(t, "UK", shop, 3)
+				in.TransferLaws = []string{"uk-gdpr"}
 				in.ConsentBanner = no()
 				in.DPOStated = true
 				return in
@@ -233,5 +235,77 @@ func TestMarylandSensitiveSale(t *testing.T) {
 	}
 	if slices.ContainsFunc(Assess(input(t, "US-MD", FactSet{FactHasThirdPartyServices: true}, 3)).Flags, func(f Flag) bool { return f.Code == "us_md_sensitive_data_sale" }) {
 		t.Error("US-MD without sellsSensitiveData: flag raised")
+	}
+}
+
+// TestFactorCitations: a factor with per-law citations names only laws
+// that exist, has one %s to fill, and a reason for documents under none
+// of them unless its count demands one; the transfer factors cite every
+// law that regulates transfers, and no other.
+func TestFactorCitations(t *testing.T) {
+	laws, err := Laws()
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]Law{}
+	for _, l := range laws {
+		byID[l.ID] = l
+	}
+	for _, m := range RiskModel {
+		if m.Citations == nil {
+			if strings.Contains(m.Why, "%") || m.Uncited != "" || m.citeLaws != nil {
+				t.Errorf("%s: %%s, Uncited or citeLaws without Citations", m.ID)
+			}
+			continue
+		}
+		if strings.Count(m.Why, "%s") != 1 || strings.Contains(m.Uncited, "%") {
+			t.Errorf("%s: Why must have one %%s, Uncited none", m.ID)
+		}
+		for id, c := range m.Citations {
+			if _, ok := byID[id]; !ok {
+				t.Errorf("%s: unknown law %q", m.ID, id)
+			}
+			if c.Cite == "" {
+				t.Errorf("%s: %s has no citation", m.ID, id)
+			}
+		}
+	}
+	for _, id := range []string{"transfers_adequate", "transfers_contractual"} {
+		m := RiskModel[slices.IndexFunc(RiskModel, func(m FactorModel) bool { return m.ID == id })]
+		for _, l := range laws {
+			if _, ok := m.Citations[l.ID]; ok != l.RegulatesTransfers {
+				t.Errorf("%s: citation for %s is %v, regulatesTransfers %v", id, l.ID, ok, l.RegulatesTransfers)
+			}
+		}
+	}
+}
+
+// TestTransfersOnlyUnderTransferLaws: data leaving a region whose law has
+// no transfer rule (a U.S. document, a provider abroad) scores nothing;
+// under the GDPR and the UK GDPR each factor cites the law concerned.
+func TestTransfersOnlyUnderTransferLaws(t *testing.T) {
+	facts := FactSet{FactInternationalTransfers: true, FactHasThirdPartyServices: true}
+	if a := Assess(input(t, "US-CA", facts, 1)); slices.ContainsFunc(a.Factors, func(f Factor) bool { return strings.HasPrefix(f.ID, "transfers_") }) {
+		t.Errorf("US-CA: %v", a.Factors)
+	}
+	in := input(t, "EU", facts, 1)
+	in.Laws = append(in.Laws, lawsFor(t, "UK")...)
+	in.TransferLaws, in.ContractualTransferLaws = []string{"gdpr", "uk-gdpr"}, []string{"uk-gdpr"}
+	a := Assess(in)
+	i := slices.IndexFunc(a.Factors, func(f Factor) bool { return f.ID == "transfers_contractual" })
+	if i < 0 || slices.ContainsFunc(a.Factors, func(f Factor) bool { return f.ID == "transfers_adequate" }) {
+		t.Fatalf("factors %v", a.Factors)
+	}
+	if why := a.Factors[i].Why; why != "Personal data leaves the region under contractual safeguards only, or under none the catalog knows of (UK GDPR Arts. 44A, 46, 49)." {
+		t.Errorf("why = %q", why)
+	}
+	in.ContractualTransferLaws = nil
+	a = Assess(in)
+	i = slices.IndexFunc(a.Factors, func(f Factor) bool { return f.ID == "transfers_adequate" })
+	if i < 0 {
+		t.Fatalf("factors %v", a.Factors)
+	}
+	if why := a.Factors[i].Why; !strings.Contains(why, "(GDPR Art. 45); regulations approving") || !strings.HasSuffix(why, "(UK GDPR Arts. 44A, 45A), which can be withdrawn or annulled.") {
+		t.Errorf("why = %q", why)
 	}
 }

@@ -118,7 +118,7 @@ func TestAssessPerType(t *testing.T) {
 		in.Services = 3
 		in.SectorLaws = []string{"HIPAA"}
 		in.SpecialCategory = true
-		in.ContractualTransfers = true
+		in.TransferLaws, in.ContractualTransferLaws = []string{"gdpr"}, []string{"gdpr"}
 		in.JointControllers = []string{"Meta Pixel"}
 		in.UnknownServices = []string{"Acme Chat"}
 		in.Implied = []string{"collectsPayments"}
@@ -220,6 +220,26 @@ func TestAssessPerType(t *testing.T) {
 				return in
 			}(),
 			wantFactors: []string{"withdrawal_right"},
+		},
+		{
+			name:        "refund, BR: the CDC's 7-day withdrawal right (Art. 49)",
+			in:          typed(t, "refund", "BR", FactSet{FactCollectsPayments: true}),
+			wantFactors: []string{"withdrawal_right"},
+		},
+		{
+			name:        "terms, BR: the CDC's 7-day withdrawal right (Art. 49)",
+			in:          typed(t, "terms", "BR", FactSet{FactCollectsPayments: true}),
+			wantFactors: []string{"withdrawal_right"},
+		},
+		{
+			name:        "eula, BR: no CDC checklist for the EULA, nothing",
+			in:          typed(t, "eula", "BR", FactSet{FactCollectsPayments: true}),
+			wantFactors: nil,
+		},
+		{
+			name:        "refund, BR, no payments: nothing",
+			in:          typed(t, "refund", "BR", FactSet{}),
+			wantFactors: nil,
 		},
 		{
 			name: "refund, US-CA, no returns: no EU/UK withdrawal right",

@@ -187,37 +187,48 @@ func Assess(f *Facts, applicable []compliance.Requirement) compliance.Assessment
 	if bt, ok := cat().BusinessType(req.BusinessType); ok {
 		in.SpecialCategory = bt.SpecialCategory
 	}
-	gdpr := f.gdprFamily()
-	regimes := f.transferRegimes()
 	for i := range f.Services {
 		s := &f.Services[i]
 		in.EmailTracking = in.EmailTracking || emailTracker(s)
 		if s.JointController != nil && *s.JointController {
 			in.JointControllers = append(in.JointControllers, s.Name)
 		}
-		if !gdpr {
-			continue
-		}
-		for j := range regimes {
-			r := &regimes[j]
+		// Transfers count under the laws that regulate them: those of the
+		// listed regimes (never the primary jurisdiction's region that
+		// transferRegimes falls back on, whose law has no transfer rule).
+		for j := range f.Regimes {
+			r := &f.Regimes[j]
 			if !transfersOutOf(r, s.Service) {
 				continue
 			}
-			switch transferBasis(r, s) {
-			case basisNone:
-				for _, l := range f.Laws {
-					if (l.ID == lawGDPR || l.ID == lawUKGDPR) && slices.Contains(l.Jurisdictions, r.ID) {
-						if in.UnsafeguardedTransfers == nil {
-							in.UnsafeguardedTransfers = map[string][]string{}
-						}
-						in.UnsafeguardedTransfers[l.ID] = append(in.UnsafeguardedTransfers[l.ID], s.Name)
-					}
+			basis := transferBasis(r, s)
+			for _, l := range f.Laws {
+				if !l.RegulatesTransfers || !slices.Contains(l.Jurisdictions, r.ID) {
+					continue
 				}
-			case basisContract:
-				in.ContractualTransfers = true
+				in.TransferLaws = addUnique(in.TransferLaws, l.ID)
+				switch basis {
+				case basisNone:
+					if in.UnsafeguardedTransfers == nil {
+						in.UnsafeguardedTransfers = map[string][]string{}
+					}
+					in.UnsafeguardedTransfers[l.ID] = append(in.UnsafeguardedTransfers[l.ID], s.Name)
+					in.ContractualTransferLaws = addUnique(in.ContractualTransferLaws, l.ID)
+				case basisContract:
+					in.ContractualTransferLaws = addUnique(in.ContractualTransferLaws, l.ID)
+				}
 			}
 		}
 	}
+	// In the order of the laws, whatever the order of the services.
+	byLaw := func(ids []string) {
+		slices.SortFunc(ids, func(a, b string) int {
+			return slices.IndexFunc(f.Laws, func(l compliance.Law) bool { return l.ID == a }) -
+				slices.IndexFunc(f.Laws, func(l compliance.Law) bool { return l.ID == b })
+		})
+	}
+	byLaw(in.TransferLaws)
+	byLaw(in.ContractualTransferLaws)
 	return compliance.Assess(in)
 }
 
