@@ -24,9 +24,13 @@ func TestRefundLimitsAreChangeOfMindOnly(t *testing.T) {
 		mustNot   []string
 		mustNotIn string // a section heading whose text mustNot is checked in; "" for the whole document
 	}{
-		{"AU, no change-of-mind returns: the limit never reads as excluding ACL remedies", req("AU", 0),
-			[]string{"simply changed your mind", "This limit applies to change of mind only", "You are entitled to a replacement or refund for a major failure",
-				"you keep your right to a repair, replacement, refund or compensation", "You do not need the original packaging"},
+		{"AU, no change-of-mind returns: the refusal never reads as excluding ACL remedies", req("AU", 0),
+			[]string{"simply changed your mind", "We do not accept change-of-mind returns, so we set no conditions for them", "You are entitled to a replacement or refund for a major failure",
+				"you keep your right to a repair, replacement, refund or compensation", "you do not need its original packaging"},
+			[]string{"We cannot take back", "we may reduce the refund", "No refunds", "no refunds"}, ""},
+		{"AU, a change-of-mind window: its exclusions apply to change of mind only", req("AU", 30),
+			[]string{"This limit applies to change of mind only", "You are entitled to a replacement or refund for a major failure",
+				"you keep your right to a repair, replacement, refund or compensation"},
 			[]string{"We cannot take back", "we may reduce the refund", "No refunds", "no refunds"}, ""},
 		{"BR: the 7-day withdrawal is refunded at once, return postage paid by the business", req("BR", 30),
 			[]string{"within 7 days", "We do so at once, adjusted for inflation", "We pay the cost of sending the product back",
