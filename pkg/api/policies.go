@@ -114,7 +114,9 @@ func (s *server) handleGenerate(w http.ResponseWriter, r *http.Request) error {
 	p := info(r.Context()).principal
 	pol := store.NewPolicy(p.Account.ID, res, now)
 	location := "/v1/policies/" + pol.ID
-	out := encodeJSON(policyObject{policySummary: summaryJSON(pol.Summary), Content: pol.Content})
+	// The content, a few escapes (JSON writes a line break as \n), and the
+	// summary with its flags and todos.
+	out := encodeJSONSized(policyObject{policySummary: summaryJSON(pol.Summary), Content: pol.Content}, len(pol.Content)*9/8+8<<10)
 	quota := s.limits(p.Account.Plan).MonthlyGenerations
 	opt := store.CreateOptions{Quota: quota}
 	idem := idempotency(r.Context())

@@ -115,9 +115,14 @@ func writeJSON(w http.ResponseWriter, status int, contentType string, v any) {
 }
 
 // encodeJSON is the one JSON encoding of response bodies.
-func encodeJSON(v any) []byte {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
+func encodeJSON(v any) []byte { return encodeJSONSized(v, 0) }
+
+// encodeJSONSized is encodeJSON into a buffer of size bytes to begin with:
+// a policy's JSON is tens of KB, which a growing buffer would copy several
+// times on the way.
+func encodeJSONSized(v any, size int) []byte {
+	buf := bytes.NewBuffer(make([]byte, 0, size))
+	enc := json.NewEncoder(buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		// Only our own response types reach here; they always encode.
