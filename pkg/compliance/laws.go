@@ -253,9 +253,10 @@ func LoadLaws(fsys fs.FS, dir string) ([]Law, error) {
 		return nil, fmt.Errorf("compliance: %w", err)
 	}
 	var (
-		laws     []Law
-		problems []error
-		reqIDs   = map[string]string{}
+		laws       []Law
+		problems   []error
+		reqIDs     = map[string]string{}
+		shortNames = map[string]string{}
 	)
 	for _, e := range entries {
 		if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") {
@@ -279,6 +280,11 @@ func LoadLaws(fsys fs.FS, dir string) ([]Law, error) {
 		if law.ShortName == "" || law.Name == "" || len(law.Jurisdictions) == 0 || len(law.Requirements) == 0 {
 			problems = append(problems, fmt.Errorf("%s: shortName, name, jurisdictions and requirements are required", name))
 		}
+		// Flags and factor citations name their law by short name.
+		if prev, dup := shortNames[law.ShortName]; dup && law.ShortName != "" {
+			problems = append(problems, fmt.Errorf("%s: shortName %q is also %s's: flags and risk factors could not tell them apart", name, law.ShortName, prev))
+		}
+		shortNames[law.ShortName] = name
 		for _, j := range law.Jurisdictions {
 			if _, isCountry, ok := countryEntry(j); isCountry && !ok {
 				problems = append(problems, fmt.Errorf("%s: jurisdiction %q: a country entry is %sXX with an ISO 3166-1 alpha-2 code", name, j, CountryPrefix))
