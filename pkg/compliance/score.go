@@ -312,6 +312,7 @@ var sellsOrSharesCitations = map[string]LawCitation{
 	"us-or":    {Says: "targeted advertising, which the business must describe, with how to opt out, under state privacy law", Cite: "ORS 646A.578(4)(h)"},
 	"us-ri":    stateSaleDisclosure("R.I. Gen. Laws § 6-48.1-3(b)"),
 	"us-tn":    stateSaleDisclosure("Tenn. Code Ann. § 47-18-3305(d)"),
+	"us-tx":    stateSaleDisclosure("Tex. Bus. & Com. Code § 541.103(a)"),
 	"us-ut":    {Says: "a sale or targeted advertising, whose opt-out the business must explain under state privacy law", Cite: "Utah Code § 13-61-302(1)(b)"},
 	"us-va":    stateSaleDisclosure("Va. Code § 59.1-578(D)"),
 }
