@@ -20,6 +20,7 @@ var generators = map[string]generator{
 	"purposes":            genPurposes,
 	"interests":           genInterests,
 	"ccpaPurposes":        genCCPAPurposes,
+	"plainPurposes":       genPlainPurposes,
 	"services":            genServices,
 	"transfers":           genTransfers,
 	"cookies":             genCookies,
@@ -312,13 +313,24 @@ func genInterests(b *builder) {
 	l.emit()
 }
 
-func genCCPAPurposes(b *builder) {
+func genCCPAPurposes(b *builder) { genPurposeNames(b, ".ccpa") }
+
+// genPlainPurposes lists the purposes in words that belong to no one law:
+// a purpose's ".plain" label where it has one (the CCPA's "cross-context
+// behavioural advertising" is a defined term of that Act), else its
+// ".ccpa" label.
+func genPlainPurposes(b *builder) { genPurposeNames(b, ".plain") }
+
+func genPurposeNames(b *builder, suffix string) {
 	var l list
 	b.newList(&l)
 	var sb [32]string
 	seen := sb[:0]
 	for _, p := range b.f.Purposes {
-		s := b.label3("purpose.", p.ID, ".ccpa")
+		s := b.label3("purpose.", p.ID, suffix)
+		if s == "" {
+			s = b.label3("purpose.", p.ID, ".ccpa")
+		}
 		if !slices.Contains(seen, s) {
 			seen = append(seen, s)
 			l.add(b.strs(s, "."))
