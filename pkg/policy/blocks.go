@@ -658,7 +658,14 @@ var cookiePurposes = []string{"analytics", "advertising", "embedded_content"}
 func genCookiePurposes(b *builder) {
 	var l list
 	b.newList(&l)
-	l.add(b.str(b.label("cookie.purposes.strictlyNecessary")))
+	// Only the ePrivacy Directive and PECR make consent the rule for
+	// cookies, with strictly necessary ones as the exception; elsewhere
+	// the line does not speak of consent.
+	if b.f.HasLaw("eprivacy") || b.f.HasLaw("pecr") {
+		l.add(b.str(b.label("cookie.purposes.strictlyNecessary")))
+	} else {
+		l.add(b.str(b.label("cookie.purposes.strictlyNecessary.plain")))
+	}
 	for _, p := range b.f.Purposes {
 		if slices.Contains(cookiePurposes, p.ID) && b.f.cookiesServe(p.ID) {
 			l.add(b.strs(b.label2("purpose.", p.ID), "."))
