@@ -392,7 +392,7 @@ func (b *builder) role(s *ServiceFact) []Inline {
 	roles := rb[:0]
 	withRole := 0
 	for _, p := range s.Purposes {
-		if r, ok := s.Roles[p]; ok {
+		if r, ok := s.roleFor(p, b.f.gdprFamily()); ok {
 			withRole++
 			if !slices.Contains(roles, r) {
 				roles = append(roles, r)
@@ -416,7 +416,7 @@ func (b *builder) role(s *ServiceFact) []Inline {
 		var nb [16]string
 		names := nb[:0]
 		for _, p := range s.Purposes {
-			if s.Roles[p] == r {
+			if pr, _ := s.roleFor(p, b.f.gdprFamily()); pr == r {
 				names = append(names, b.label3("purpose.", p, ".short"))
 			}
 		}
@@ -424,6 +424,19 @@ func (b *builder) role(s *ServiceFact) []Inline {
 			extra{phRole, b.str(b.label2("role.", r))}, extra{phPurposes, b.joinLower(names)}))
 	}
 	return b.cat(parts...)
+}
+
+// roleFor is the provider's role for purpose p. Joint controllership is
+// the GDPR's (Art. 26) and its providers' terms state it under that law
+// (Meta's Controller Addendum), so outside the GDPR family such a provider
+// is described only as a controller: it also decides itself how to use
+// the data.
+func (s *ServiceFact) roleFor(p string, gdpr bool) (string, bool) {
+	r, ok := s.Roles[p]
+	if ok && !gdpr && r == "joint_controller" {
+		r = "controller"
+	}
+	return r, ok
 }
 
 func (b *builder) country(code string) string {
