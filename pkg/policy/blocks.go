@@ -20,6 +20,7 @@ var generators = map[string]generator{
 	"purposes":            genPurposes,
 	"interests":           genInterests,
 	"ccpaPurposes":        genCCPAPurposes,
+	"plainPurposes":       genPlainPurposes,
 	"services":            genServices,
 	"transfers":           genTransfers,
 	"cookies":             genCookies,
@@ -312,13 +313,24 @@ func genInterests(b *builder) {
 	l.emit()
 }
 
-func genCCPAPurposes(b *builder) {
+func genCCPAPurposes(b *builder) { genPurposeNames(b, ".ccpa") }
+
+// genPlainPurposes lists the purposes in words that belong to no one law:
+// a purpose's ".plain" label where it has one (the CCPA's "cross-context
+// behavioural advertising" is a defined term of that Act), else its
+// ".ccpa" label.
+func genPlainPurposes(b *builder) { genPurposeNames(b, ".plain") }
+
+func genPurposeNames(b *builder, suffix string) {
 	var l list
 	b.newList(&l)
 	var sb [32]string
 	seen := sb[:0]
 	for _, p := range b.f.Purposes {
-		s := b.label3("purpose.", p.ID, ".ccpa")
+		s := b.label3("purpose.", p.ID, suffix)
+		if s == "" {
+			s = b.label3("purpose.", p.ID, ".ccpa")
+		}
 		if !slices.Contains(seen, s) {
 			seen = append(seen, s)
 			l.add(b.strs(s, "."))
@@ -380,7 +392,7 @@ func (b *builder) role(s *ServiceFact) []Inline {
 	roles := rb[:0]
 	withRole := 0
 	for _, p := range s.Purposes {
-		if r, ok := s.Roles[p]; ok {
+		if r, ok := s.roleFor(p, b.f.gdprFamily()); ok {
 			withRole++
 			if !slices.Contains(roles, r) {
 				roles = append(roles, r)
@@ -404,7 +416,7 @@ func (b *builder) role(s *ServiceFact) []Inline {
 		var nb [16]string
 		names := nb[:0]
 		for _, p := range s.Purposes {
-			if s.Roles[p] == r {
+			if pr, _ := s.roleFor(p, b.f.gdprFamily()); pr == r {
 				names = append(names, b.label3("purpose.", p, ".short"))
 			}
 		}
@@ -412,6 +424,19 @@ func (b *builder) role(s *ServiceFact) []Inline {
 			extra{phRole, b.str(b.label2("role.", r))}, extra{phPurposes, b.joinLower(names)}))
 	}
 	return b.cat(parts...)
+}
+
+// roleFor is the provider's role for purpose p. Joint controllership is
+// the GDPR's (Art. 26) and its providers' terms state it under that law
+// (Meta's Controller Addendum), so outside the GDPR family such a provider
+// is described only as a controller: it also decides itself how to use
+// the data.
+func (s *ServiceFact) roleFor(p string, gdpr bool) (string, bool) {
+	r, ok := s.Roles[p]
+	if ok && !gdpr && r == "joint_controller" {
+		r = "controller"
+	}
+	return r, ok
 }
 
 func (b *builder) country(code string) string {
@@ -646,7 +671,14 @@ var cookiePurposes = []string{"analytics", "advertising", "embedded_content"}
 func genCookiePurposes(b *builder) {
 	var l list
 	b.newList(&l)
-	l.add(b.str(b.label("cookie.purposes.strictlyNecessary")))
+	// Only the ePrivacy Directive and PECR make consent the rule for
+	// cookies, with strictly necessary ones as the exception; elsewhere
+	// the line does not speak of consent.
+	if b.f.HasLaw("eprivacy") || b.f.HasLaw("pecr") {
+		l.add(b.str(b.label("cookie.purposes.strictlyNecessary")))
+	} else {
+		l.add(b.str(b.label("cookie.purposes.strictlyNecessary.plain")))
+	}
 	for _, p := range b.f.Purposes {
 		if slices.Contains(cookiePurposes, p.ID) && b.f.cookiesServe(p.ID) {
 			l.add(b.strs(b.label2("purpose.", p.ID), "."))

@@ -319,3 +319,128 @@ func TestLawyerReviewIssue8Flags(t *testing.T) {
 		})
 	}
 }
+
+// TestLawyerReviewSecond pins the findings of the second review of issue 8
+// (docs/legal/review2-2026-11-26.md), on documents no golden file shows:
+// each case failed on the text of template 2026-11-26.1 before the review.
+func TestLawyerReviewSecond(t *testing.T) {
+	t.Parallel()
+	section := func(doc, heading string) string {
+		_, after, ok := strings.Cut(doc, "\n## "+heading+"\n")
+		if !ok {
+			return ""
+		}
+		if i := strings.Index(after, "\n## "); i >= 0 {
+			return after[:i]
+		}
+		return after
+	}
+	// req is a complete ecommerce request of the given type and
+	// jurisdiction with extra JSON fields (without braces) added.
+	req := func(typ, jurisdiction, extra string) string {
+		body := `{"type": "` + typ + `", "businessName": "Review Co", "websiteUrl": "https://review.example",
+			"businessType": "ecommerce", "jurisdiction": "` + jurisdiction + `", "collectsPayments": true,
+			"collectsUserData": true, "usesAnalytics": false, "contactEmail": "help@review.example",
+			"postalAddress": "1 Main St, Springfield", "hostingProvider": "aws", "effectiveDate": "2026-11-26"`
+		if extra != "" {
+			body += ", " + extra
+		}
+		return body + "}"
+	}
+	const sub = `"minimumAge": 18, "subscriptions": {"autoRenews": true, "billingPeriod": "month", "cancellation": "online"}`
+	const blanketBusiness = "If you use our service for the purposes of a business, we are not liable to you for loss of profit, revenue, business or data."
+	tests := []struct {
+		name    string
+		body    string
+		section string // "" for the whole document
+		must    []string
+		mustNot []string
+	}{
+		{"Australia: a business can be a consumer (ACL s. 3), so the business users' exclusion keeps the consumer guarantees",
+			req("terms", "AU", sub+`, "governingLaw": "AU"`), "Our responsibility to you",
+			[]string{"except our liability under the consumer guarantees of the Australian Consumer Law", "$100,000 or less (section 3)"},
+			[]string{blanketBusiness}},
+		{"Australia: the same in a licence",
+			req("eula", "AU", sub+`, "governingLaw": "AU"`), "Our responsibility to you",
+			[]string{"except our liability under the consumer guarantees of the Australian Consumer Law", "$100,000 or less (section 3)"},
+			[]string{"we are not liable to you for loss of profit, revenue, business or data."}},
+		{"Brazil: a term that excludes or reduces liability for defects is void (CDC Art. 51, I); no blanket exclusion for business users",
+			req("terms", "BR", sub+`, "governingLaw": "BR"`), "Our responsibility to you",
+			[]string{"Código de Defesa do Consumidor, Law No. 8,078/1990, Article 51, I", "The limits in this section do not apply to that liability."},
+			[]string{blanketBusiness}},
+		{"South Africa: no CCPA term of art (Cal. Civ. Code § 1798.140(k)) in the purposes of a document without the CCPA",
+			req("privacy", "ZA", `"thirdPartyServices": ["meta-pixel"], "consentBanner": true, "dpoContact": "io@review.example"`), "How we use personal data",
+			[]string{"Advertising, including ads based on what you do on our website and on other websites."},
+			[]string{"cross-context behavioural advertising"}},
+		{"India: the same",
+			req("privacy", "IN", `"thirdPartyServices": ["meta-pixel"], "consentBanner": true, "dpoContact": "grievance@review.example"`), "How we use personal data",
+			[]string{"Advertising, including ads based on what you do on our website and on other websites."},
+			[]string{"cross-context behavioural advertising"}},
+		{"India: no retention until consent is withdrawn, where the policy asks for no consent to ad cookies",
+			req("privacy", "IN", `"thirdPartyServices": ["meta-pixel"], "consentBanner": true, "dpoContact": "grievance@review.example"`), "How long we keep personal data",
+			[]string{"| Advertising | Until the ad cookies listed in this policy expire. |"},
+			[]string{"withdraw your consent"}},
+		{"South Africa: no ePrivacy rule that strictly necessary cookies need no consent (Directive 2002/58/EC Art. 5(3)) in a POPIA policy",
+			req("privacy", "ZA", `"thirdPartyServices": ["meta-pixel"], "consentBanner": true, "dpoContact": "io@review.example"`), "Cookies and similar technologies",
+			[]string{"- Strictly necessary: to show the website and keep it secure.\n"},
+			[]string{"These do not need your consent."}},
+		{"the EU keeps it",
+			req("privacy", "EU", `"thirdPartyServices": ["meta-pixel"], "consentBanner": true, "establishedIn": "IE"`), "Cookies and similar technologies",
+			[]string{"Strictly necessary: to show the website and keep it secure. These do not need your consent."}, nil},
+		{"South Africa: Meta is not called a joint controller (GDPR Art. 26) in a POPIA policy",
+			req("privacy", "ZA", `"thirdPartyServices": ["meta-pixel"], "consentBanner": true, "dpoContact": "io@review.example"`), "Who we share personal data with",
+			[]string{"| Identifiers, Contact details, Purchase history, Usage data, Device data and Inferences | Controller |"},
+			[]string{"Joint controller"}},
+		{"the EU keeps joint controllership",
+			req("privacy", "EU", `"thirdPartyServices": ["meta-pixel"], "consentBanner": true, "establishedIn": "IE"`), "Who we share personal data with",
+			[]string{"Joint controller with us"}, nil},
+		{"South Africa: the grounds of POPIA s. 72(1) for a transfer in whole sentences, (d) and (e) as the Act has them",
+			req("privacy", "ZA", `"thirdPartyServices": ["meta-pixel"], "consentBanner": true, "dpoContact": "io@review.example"`), "Transfers outside South Africa",
+			[]string{"for a contract made in your interest between us and someone else", "it is not reasonably practicable to ask you, and you would be likely to agree"},
+			[]string{"Or you agree to the transfer"}},
+		{"cookie policy outside the GDPR family: the 'Your consent' section says what the banner does (consentBanner: consent before non-essential cookies)",
+			req("cookie", "AU", `"thirdPartyServices": ["google-analytics", "meta-pixel", "stripe"], "consentBanner": true`), "Your consent",
+			[]string{"only after you agree to them through the cookie banner on our website", "You can change your choices at any time in the cookie settings on our website."}, nil},
+		{"South Africa: no promise of a yearly review, which only the CCPA requires (Cal. Civ. Code § 1798.130(a)(5))",
+			req("privacy", "ZA", `"thirdPartyServices": ["meta-pixel"], "consentBanner": true, "dpoContact": "io@review.example"`), "Changes to this policy",
+			[]string{"We will update this policy when our practices change."}, []string{"every 12 months"}},
+		{"California keeps it",
+			req("privacy", "US-CA", `"thirdPartyServices": ["meta-pixel"], "consentBanner": true, "ccpaThresholdsMet": true`), "Changes to this policy",
+			[]string{"we review it at least once every 12 months"}, nil},
+		{"California keeps the CCPA's term for its business or commercial purposes",
+			req("privacy", "US-CA", `"thirdPartyServices": ["meta-pixel"], "consentBanner": true, "ccpaThresholdsMet": true`), "How we use personal data",
+			[]string{"Advertising, including cross-context behavioural advertising."}, nil},
+		{"elsewhere the business users' exclusion is unchanged",
+			req("terms", "JP", sub+`, "governingLaw": "JP"`), "Our responsibility to you",
+			[]string{blanketBusiness}, []string{"Australian Consumer Law", "Código de Defesa do Consumidor"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := ParseRequest([]byte(tt.body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := Generate(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := res.Content
+			if tt.section != "" {
+				text = section(res.Content, tt.section)
+				if text == "" {
+					t.Fatalf("no section %q in:\n%s", tt.section, res.Content)
+				}
+			}
+			for _, m := range tt.must {
+				if !strings.Contains(text, m) {
+					t.Errorf("missing %q in:\n%s", m, text)
+				}
+			}
+			for _, m := range tt.mustNot {
+				if strings.Contains(text, m) {
+					t.Errorf("must not say %q:\n%s", m, text)
+				}
+			}
+		})
+	}
+}
