@@ -356,6 +356,14 @@ func TestLawyerReviewSecond(t *testing.T) {
 		must    []string
 		mustNot []string
 	}{
+		{"U.S. states: advertising data is kept until its cookies expire; no consent the policy never asks for",
+			req("privacy", "US-TX, US-MD", `"thirdPartyServices": ["meta-pixel", "youtube"], "optOutLink": true`), "",
+			[]string{"Until the ad cookies listed in this policy expire"},
+			[]string{"or you withdraw your consent if that is sooner"}},
+		{"U.S. federal document: the same",
+			req("privacy", "US", `"thirdPartyServices": ["meta-pixel", "youtube"], "optOutLink": true`), "",
+			[]string{"Until the ad cookies listed in this policy expire"},
+			[]string{"or you withdraw your consent if that is sooner"}},
 		{"Australia: a business can be a consumer (ACL s. 3), so the business users' exclusion keeps the consumer guarantees",
 			req("terms", "AU", sub+`, "governingLaw": "AU"`), "Our responsibility to you",
 			[]string{"except our liability under the consumer guarantees of the Australian Consumer Law", "$100,000 or less (section 3)"},
