@@ -51,6 +51,7 @@ const (
 	phOptOutSignalsStatus
 	// Contract documents (terms, eula, acceptable-use).
 	phGoverningLaw
+	phGoverningLawText // "the law of ...": label governingLaw.text[.<code>]
 	phMinimumAge
 	phBillingPeriod
 	phCancellationMethod
@@ -108,7 +109,7 @@ var placeholderNames = [numPlaceholders]string{
 	phMemberStateName: "memberStateName", phMemberAuthorityName: "memberAuthorityName",
 	phMemberAuthorityURL: "memberAuthorityUrl", phCrossSiteServices: "crossSiteServices",
 	phOptOutLinkStatus: "optOutLinkStatus", phOptOutSignalsStatus: "optOutSignalsStatus",
-	phGoverningLaw: "governingLaw", phMinimumAge: "minimumAge", phBillingPeriod: "billingPeriod",
+	phGoverningLaw: "governingLaw", phGoverningLawText: "governingLawText", phMinimumAge: "minimumAge", phBillingPeriod: "billingPeriod",
 	phCancellationMethod: "cancellationMethod", phSubscriptionTerms: "subscriptionTerms",
 	phAffiliateStatus: "affiliateStatus", phRefundWindowDays: "refundWindowDays",
 	phReturnShippingPaidBy: "returnShippingPaidBy", phPrivacyOfficer: "privacyOfficer", phEncarregado: "encarregado",

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"slices"
 	"strings"
 	"testing"
 
@@ -129,19 +130,52 @@ func TestGoverningLaw(t *testing.T) {
 		{"California", "US-CA"}, {"State of New York", "US-NY"}, {"England and Wales", "GB-EAW"},
 		{"England", "GB-EAW"}, {"Scotland", "GB-SCT"}, {"Northern Ireland", "GB-NIR"}, {"GB-NIR", "GB-NIR"},
 		{"District of Columbia", "US-DC"},
+		// Canada: a province or territory (ISO 3166-2:CA), by code or by
+		// its English or French name, in any case, with or without accents.
+		{"Ontario", "CA-ON"}, {"ontario", "CA-ON"}, {"CA-ON", "CA-ON"}, {"ca-on", "CA-ON"},
+		{"Quebec", "CA-QC"}, {"Québec", "CA-QC"}, {"QUÉBEC", "CA-QC"}, {"CA-QC", "CA-QC"},
+		{"British Columbia", "CA-BC"}, {"Colombie-Britannique", "CA-BC"}, {"Nouvelle-Écosse", "CA-NS"},
+		{"Nouvelle Ecosse", "CA-NS"}, {"Île-du-Prince-Édouard", "CA-PE"}, {"Prince Edward Island", "CA-PE"},
+		{"Newfoundland and Labrador", "CA-NL"}, {"Terre-Neuve-et-Labrador", "CA-NL"}, {"New Brunswick", "CA-NB"},
+		{"Northwest Territories", "CA-NT"}, {"Territoires du Nord-Ouest", "CA-NT"}, {"Nunavut", "CA-NU"},
+		{"Yukon", "CA-YT"}, {"CA-YT", "CA-YT"}, {"Alberta", "CA-AB"}, {"Manitoba", "CA-MB"},
+		{"Saskatchewan", "CA-SK"},
 	} {
-		got, problem := resolveGoverningLaw(tt.in)
+		got, problem, _ := resolveGoverningLaw(tt.in)
 		if got != tt.want || problem != "" {
 			t.Errorf("resolveGoverningLaw(%q) = %q, %q; want %q", tt.in, got, problem, tt.want)
 		}
 	}
-	for _, in := range []string{"US", "United States", "UK", "United Kingdom", "GB", "EU", "Georgia", "Atlantis"} {
-		if got, problem := resolveGoverningLaw(in); got != "" || problem == "" {
+	for _, in := range []string{"US", "United States", "UK", "United Kingdom", "GB", "EU", "Georgia", "Atlantis", "CA", "Canada", "CA-XX"} {
+		if got, problem, _ := resolveGoverningLaw(in); got != "" || problem == "" {
 			t.Errorf("resolveGoverningLaw(%q) = %q, %q; want a problem", in, got, problem)
 		}
 	}
-	if n := governingLawName("GB-EAW"); n != "England and Wales" {
-		t.Errorf("governingLawName(GB-EAW) = %q", n)
+	// Canada alone: the reason, and at most three province codes to try.
+	for _, in := range []string{"CA", "Canada", "canada"} {
+		_, problem, sug := resolveGoverningLaw(in)
+		if !strings.Contains(problem, "province") || !slices.Equal(sug, []string{"CA-ON", "CA-QC", "CA-BC"}) {
+			t.Errorf("resolveGoverningLaw(%q) = %q, %v; want the reason and CA-ON, CA-QC, CA-BC", in, problem, sug)
+		}
+	}
+	for code, want := range map[string]string{"GB-EAW": "England and Wales", "CA-ON": "Ontario", "CA-QC": "Quebec", "CA-NT": "the Northwest Territories"} {
+		if n := governingLawName(code); n != want {
+			t.Errorf("governingLawName(%s) = %q, want %q", code, n, want)
+		}
+	}
+	// Thirteen provinces and territories, each with its own wording of the
+	// law chosen (the English labels).
+	if len(caSubdivisions) != 13 {
+		t.Errorf("%d Canadian provinces and territories, want 13", len(caSubdivisions))
+	}
+	l, err := DefaultLibrary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range caSubdivisions {
+		if l.Texts["en"].Labels["governingLaw.text."+p.code] == "" {
+			t.Errorf("no label governingLaw.text.%s", p.code)
+		}
 	}
 }
 
@@ -149,6 +183,8 @@ func TestContractFieldsValidation(t *testing.T) {
 	base := `"type":"terms","businessName":"B","websiteUrl":"https://b.example","businessType":"saas","jurisdiction":"UK","collectsPayments":true,"collectsUserData":false,"usesAnalytics":false`
 	ok := map[string]func(Request) bool{
 		`"governingLaw":"Scotland"`: func(r Request) bool { return r.GoverningLaw == "GB-SCT" },
+		`"governingLaw":"Québec"`:   func(r Request) bool { return r.GoverningLaw == "CA-QC" },
+		`"governingLaw":"ca-on"`:    func(r Request) bool { return r.GoverningLaw == "CA-ON" },
 		`"minimumAge":18`:           func(r Request) bool { return r.MinimumAge == 18 },
 		`"subscriptions":false`:     func(r Request) bool { return r.Subscriptions != nil && !r.Subscriptions.Offered },
 		`"subscriptions":true`:      func(r Request) bool { return r.Subscriptions.Offered && !r.Subscriptions.Complete() },
@@ -165,6 +201,8 @@ func TestContractFieldsValidation(t *testing.T) {
 	}
 	for field, want := range map[string]string{
 		`"governingLaw":"United Kingdom"`: "governingLaw",
+		`"governingLaw":"Canada"`:         "governingLaw",
+		`"governingLaw":"CA"`:             "governingLaw",
 		`"minimumAge":12`:                 "minimumAge",
 		`"minimumAge":"18"`:               "minimumAge",
 		`"minimumAge":18.5`:               "minimumAge",

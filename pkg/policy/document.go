@@ -641,6 +641,14 @@ func (b *builder) contractVars(v *vars) {
 	if req.GoverningLaw != "" {
 		set(phGoverningLaw, b.str(governingLawName(req.GoverningLaw)))
 	}
+	// The law chosen, worded by a label: "the law of {governingLaw}", or a
+	// label of its own where that reads wrongly (a Canadian province's
+	// laws come with the federal laws of Canada that apply there).
+	key := "governingLaw.text"
+	if req.GoverningLaw != "" && b.hasLabel2("governingLaw.text.", req.GoverningLaw) {
+		key = "governingLaw.text." + req.GoverningLaw
+	}
+	set(phGoverningLawText, b.labelInlines(key, extra{phGoverningLaw, v[phGoverningLaw].ins}))
 	if req.MinimumAge > 0 {
 		set(phMinimumAge, b.str(smallInt(req.MinimumAge)))
 	}

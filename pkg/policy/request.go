@@ -100,8 +100,9 @@ type Request struct {
 	// "Contract fields" below for how each is read.
 	//
 	// GoverningLaw is the law (and courts) the contract chooses: an ISO
-	// 3166-1 alpha-2 country, a U.S. state as US-XX, or a legal system of
-	// the United Kingdom (GB-EAW England and Wales, GB-SCT, GB-NIR).
+	// 3166-1 alpha-2 country, a U.S. state as US-XX, a legal system of
+	// the United Kingdom (GB-EAW England and Wales, GB-SCT, GB-NIR), or a
+	// Canadian province or territory as its ISO 3166-2 code (CA-ON).
 	GoverningLaw string `json:"governingLaw,omitempty"`
 	// Subscriptions says whether the business sells subscriptions and, if
 	// so, how they renew and are cancelled; nil when not stated.
@@ -959,8 +960,8 @@ const (
 // contractFields reads governingLaw, subscriptions and minimumAge.
 func contractFields(raw map[string]json.RawMessage, str func(string, bool, int) (string, bool), req *Request, bad *errs.Fields) {
 	if s, ok := str("governingLaw", false, 64); ok && s != "" {
-		if code, problem := resolveGoverningLaw(s); problem != "" {
-			bad.AddValue("governingLaw", problem, s, nil)
+		if code, problem, sug := resolveGoverningLaw(s); problem != "" {
+			bad.AddValue("governingLaw", problem, s, sug)
 		} else {
 			req.GoverningLaw = code
 		}
@@ -1122,16 +1123,64 @@ var ukLegalSystemNames = map[string]string{
 	"gbnir": "GB-NIR", "northernireland": "GB-NIR",
 }
 
-// resolveGoverningLaw reads a governing law: a country, a U.S. state or a
-// UK legal system. It returns the code, or why s names none.
-func resolveGoverningLaw(s string) (string, string) {
+// caSubdivision is a Canadian province or territory as ISO 3166-2:CA
+// lists it: code, English and French subdivision names (docs/legal/t1.md
+// records the source), and the English name as a sentence uses it.
+type caSubdivision struct{ code, en, fr, name string }
+
+var caSubdivisions = []caSubdivision{
+	{"CA-AB", "Alberta", "Alberta", "Alberta"},
+	{"CA-BC", "British Columbia", "Colombie-Britannique", "British Columbia"},
+	{"CA-MB", "Manitoba", "Manitoba", "Manitoba"},
+	{"CA-NB", "New Brunswick", "Nouveau-Brunswick", "New Brunswick"},
+	{"CA-NL", "Newfoundland and Labrador", "Terre-Neuve-et-Labrador", "Newfoundland and Labrador"},
+	{"CA-NS", "Nova Scotia", "Nouvelle-Écosse", "Nova Scotia"},
+	{"CA-ON", "Ontario", "Ontario", "Ontario"},
+	{"CA-PE", "Prince Edward Island", "Île-du-Prince-Édouard", "Prince Edward Island"},
+	{"CA-QC", "Quebec", "Québec", "Quebec"},
+	{"CA-SK", "Saskatchewan", "Saskatchewan", "Saskatchewan"},
+	{"CA-NT", "Northwest Territories", "Territoires du Nord-Ouest", "the Northwest Territories"},
+	{"CA-NU", "Nunavut", "Nunavut", "Nunavut"},
+	{"CA-YT", "Yukon", "Yukon", "Yukon"},
+}
+
+// caSubdivisionSuggestions are the codes a refusal of "Canada" suggests.
+var caSubdivisionSuggestions = []string{"CA-ON", "CA-QC", "CA-BC"}
+
+// caSubdivisionByName maps each code and name, folded without accents,
+// to the code. No two share a folded form, and none is a country's name.
+var caSubdivisionByName = sync.OnceValue(func() map[string]string {
+	m := make(map[string]string, 3*len(caSubdivisions))
+	for _, p := range caSubdivisions {
+		for _, n := range []string{p.code, p.en, p.fr} {
+			m[foldAccents(n)] = p.code
+		}
+	}
+	return m
+})
+
+// accents maps the accented letters of French place names to plain ones,
+// so that "Quebec" and "Québec" are one name.
+var accents = strings.NewReplacer("à", "a", "â", "a", "ç", "c", "é", "e", "è", "e", "ê", "e", "ë", "e",
+	"î", "i", "ï", "i", "ô", "o", "ù", "u", "û", "u", "ü", "u", "ÿ", "y")
+
+// foldAccents is fold without the accents of French letters.
+func foldAccents(s string) string { return accents.Replace(fold(s)) }
+
+// resolveGoverningLaw reads a governing law: a country, a U.S. state, a
+// UK legal system or a Canadian province or territory. It returns the
+// code, or why s names none and up to three codes to suggest.
+func resolveGoverningLaw(s string) (code, problem string, suggestions []string) {
 	f := fold(s)
 	if code, ok := ukLegalSystemNames[f]; ok {
-		return code, ""
+		return code, "", nil
+	}
+	if code, ok := caSubdivisionByName()[foldAccents(s)]; ok {
+		return code, "", nil
 	}
 	if st, ok := strings.CutPrefix(strings.ToUpper(s), "US-"); ok {
 		if _, known := usStates[st]; known {
-			return "US-" + st, ""
+			return "US-" + st, "", nil
 		}
 	}
 	country, isCountry := resolveCountry(s)
@@ -1141,27 +1190,32 @@ func resolveGoverningLaw(s string) (string, string) {
 			continue
 		}
 		if isCountry { // Georgia
-			return "", fmt.Sprintf("%q names a country and a U.S. state; give US-%s for the state or %s for the country.", s, code, country)
+			return "", fmt.Sprintf("%q names a country and a U.S. state; give US-%s for the state or %s for the country.", s, code, country), nil
 		}
-		return "US-" + code, ""
+		return "US-" + code, "", nil
 	}
 	switch {
 	case isCountry && country == "US":
-		return "", fmt.Sprintf("%q: contract law in the United States is a state's; name the state, such as US-DE or Delaware.", s)
+		return "", fmt.Sprintf("%q: contract law in the United States is a state's; name the state, such as US-DE or Delaware.", s), nil
+	case isCountry && country == "CA":
+		return "", fmt.Sprintf("%q: contract law in Canada is a province's or territory's; name one, such as CA-ON (Ontario), CA-QC (Quebec) or CA-BC (British Columbia).", s), slices.Clone(caSubdivisionSuggestions)
 	case isCountry && country == "GB":
-		return "", fmt.Sprintf("%q: the United Kingdom has three legal systems; name one: England and Wales, Scotland or Northern Ireland.", s)
+		return "", fmt.Sprintf("%q: the United Kingdom has three legal systems; name one: England and Wales, Scotland or Northern Ireland.", s), nil
 	case isCountry:
-		return country, ""
+		return country, "", nil
 	case f == "eu" || f == "eea" || f == "europeanunion":
-		return "", fmt.Sprintf("%q has no single contract law; name a country, such as IE or Germany.", s)
+		return "", fmt.Sprintf("%q has no single contract law; name a country, such as IE or Germany.", s), nil
 	}
-	return "", fmt.Sprintf("%q is not a country (ISO 3166-1 alpha-2 code or English name), a U.S. state (US-DE or Delaware) or England and Wales, Scotland or Northern Ireland.", s)
+	return "", fmt.Sprintf("%q is not a country (ISO 3166-1 alpha-2 code or English name), a U.S. state (US-DE or Delaware), England and Wales, Scotland or Northern Ireland, or a Canadian province or territory (CA-ON or Ontario).", s), nil
 }
 
 // governingLawName is the English name of a governing law code.
 func governingLawName(code string) string {
 	if n, ok := ukLegalSystems[code]; ok {
 		return n
+	}
+	if i := slices.IndexFunc(caSubdivisions, func(p caSubdivision) bool { return p.code == code }); i >= 0 {
+		return caSubdivisions[i].name
 	}
 	if st, ok := strings.CutPrefix(code, "US-"); ok {
 		return usStates[st]
