@@ -602,7 +602,9 @@ type GenerateRequest struct {
 	EuRepresentative *string                `json:"euRepresentative,omitempty"`
 	Format           *GenerateRequestFormat `json:"format,omitempty"`
 
-	// GoverningLaw Contract documents (terms, eula): the law and courts the contract chooses. A country (ISO 3166-1 alpha-2 code or English name), a U.S. state (US-DE or Delaware; the United States alone is refused), or a legal system of the United Kingdom (England and Wales, Scotland, Northern Ireland; the United Kingdom alone is refused). Stored as a code (DE, US-DE, GB-EAW, GB-SCT, GB-NIR). Without it the terms show a placeholder and a todo.
+	// GoverningLaw Contract documents (terms, eula): the law and courts the contract chooses. A country (ISO 3166-1 alpha-2 code or English name), a U.S. state (US-DE or Delaware; the United States alone is refused), a legal system of the United Kingdom (England and Wales, Scotland, Northern Ireland; the United Kingdom alone is refused), or a Canadian province or territory (ISO 3166-2:CA code such as CA-ON, or its English or French name: Ontario, Quebec or Québec; Canada alone is refused, as contract law there is a province's or territory's). Stored as a code (DE, US-DE, GB-EAW, GB-SCT, GB-NIR, CA-ON). Without it the terms show a placeholder and a todo.
+	//
+	// Examples: DE, Ireland, US-DE, England and Wales, CA-ON, Québec
 	GoverningLaw *string `json:"governingLaw,omitempty"`
 
 	// HostingProvider The company that hosts the website (a catalog service such as aws or shopify, or a name). Without it the document shows a placeholder.
