@@ -218,6 +218,23 @@ func TestGenerateValidation(t *testing.T) {
 			t.Errorf("error body of %d bytes for a %d-byte request", rec.Body.Len(), len(body))
 		}
 	})
+
+	t.Run("governingLaw Canada is refused: contract law is a province's", func(t *testing.T) {
+		for _, gl := range []string{"Canada", "CA"} {
+			body := `{"type":"terms","businessName":"B","websiteUrl":"https://b.example","businessType":"saas","jurisdiction":"CA",` +
+				`"collectsPayments":false,"collectsUserData":false,"usesAnalytics":false,"governingLaw":"` + gl + `"}`
+			p := wantProblem(t, e.generate(key, body), 422, "validation_failed")
+			if len(p.Errors) != 1 || p.Errors[0].Field != "governingLaw" || !strings.Contains(p.Errors[0].Message, "province") ||
+				!slices.Equal(p.Errors[0].Suggestions, []string{"CA-ON", "CA-QC", "CA-BC"}) {
+				t.Errorf("%s: %+v, want one governingLaw error naming provinces, suggesting CA-ON, CA-QC, CA-BC", gl, p.Errors)
+			}
+		}
+		body := `{"type":"terms","businessName":"B","websiteUrl":"https://b.example","businessType":"saas","jurisdiction":"CA",` +
+			`"collectsPayments":false,"collectsUserData":false,"usesAnalytics":false,"governingLaw":"Québec"}`
+		if rec := e.generate(key, body); rec.Code != 200 && rec.Code != 201 {
+			t.Errorf("governingLaw Québec: status %d: %s", rec.Code, rec.Body)
+		}
+	})
 }
 
 func TestGenerateBodyLimits(t *testing.T) {
