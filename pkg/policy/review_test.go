@@ -17,16 +17,6 @@ func TestLawyerReview(t *testing.T) {
 		return r
 	}
 	complete := func(r Request) Request { completeRequest(&r); return r }
-	section := func(doc, heading string) string {
-		_, after, ok := strings.Cut(doc, "\n## "+heading+"\n")
-		if !ok {
-			return ""
-		}
-		if i := strings.Index(after, "\n## "); i >= 0 {
-			return after[:i]
-		}
-		return after
-	}
 	tests := []struct {
 		name    string
 		req     Request
@@ -136,23 +126,7 @@ func TestLawyerReview(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			text := res.Content
-			if tt.section != "" {
-				text = section(res.Content, tt.section)
-				if text == "" {
-					t.Fatalf("no section %q in:\n%s", tt.section, res.Content)
-				}
-			}
-			for _, m := range tt.must {
-				if !strings.Contains(text, m) {
-					t.Errorf("missing %q in:\n%s", m, text)
-				}
-			}
-			for _, m := range tt.mustNot {
-				if strings.Contains(text, m) {
-					t.Errorf("must not say %q:\n%s", m, text)
-				}
-			}
+			checkReviewText(t, res.Content, tt.section, tt.must, tt.mustNot)
 		})
 	}
 }
@@ -162,16 +136,6 @@ func TestLawyerReview(t *testing.T) {
 // case failed on the text of template 2026-11-26.1 before the review.
 func TestLawyerReviewIssue8(t *testing.T) {
 	t.Parallel()
-	section := func(doc, heading string) string {
-		_, after, ok := strings.Cut(doc, "\n## "+heading+"\n")
-		if !ok {
-			return ""
-		}
-		if i := strings.Index(after, "\n## "); i >= 0 {
-			return after[:i]
-		}
-		return after
-	}
 	// req is a complete request of the given type and jurisdiction with
 	// extra JSON fields (without braces) added.
 	req := func(typ, jurisdiction, extra string) string {
@@ -268,23 +232,7 @@ func TestLawyerReviewIssue8(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			text := res.Content
-			if tt.section != "" {
-				text = section(res.Content, tt.section)
-				if text == "" {
-					t.Fatalf("no section %q in:\n%s", tt.section, res.Content)
-				}
-			}
-			for _, m := range tt.must {
-				if !strings.Contains(text, m) {
-					t.Errorf("missing %q in:\n%s", m, text)
-				}
-			}
-			for _, m := range tt.mustNot {
-				if strings.Contains(text, m) {
-					t.Errorf("must not say %q:\n%s", m, text)
-				}
-			}
+			checkReviewText(t, res.Content, tt.section, tt.must, tt.mustNot)
 		})
 	}
 }
@@ -336,16 +284,6 @@ func TestLawyerReviewIssue8Flags(t *testing.T) {
 // each case failed on the text of template 2026-11-26.1 before the review.
 func TestLawyerReviewSecond(t *testing.T) {
 	t.Parallel()
-	section := func(doc, heading string) string {
-		_, after, ok := strings.Cut(doc, "\n## "+heading+"\n")
-		if !ok {
-			return ""
-		}
-		if i := strings.Index(after, "\n## "); i >= 0 {
-			return after[:i]
-		}
-		return after
-	}
 	// req is a complete ecommerce request of the given type and
 	// jurisdiction with extra JSON fields (without braces) added.
 	req := func(typ, jurisdiction, extra string) string {
@@ -443,23 +381,42 @@ func TestLawyerReviewSecond(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			text := res.Content
-			if tt.section != "" {
-				text = section(res.Content, tt.section)
-				if text == "" {
-					t.Fatalf("no section %q in:\n%s", tt.section, res.Content)
-				}
-			}
-			for _, m := range tt.must {
-				if !strings.Contains(text, m) {
-					t.Errorf("missing %q in:\n%s", m, text)
-				}
-			}
-			for _, m := range tt.mustNot {
-				if strings.Contains(text, m) {
-					t.Errorf("must not say %q:\n%s", m, text)
-				}
-			}
+			checkReviewText(t, res.Content, tt.section, tt.must, tt.mustNot)
 		})
+	}
+}
+
+// docSection is the text of the Markdown section headed heading ("## "),
+// without its heading, or "" when doc has none.
+func docSection(doc, heading string) string {
+	_, after, ok := strings.Cut(doc, "\n## "+heading+"\n")
+	if !ok {
+		return ""
+	}
+	if i := strings.Index(after, "\n## "); i >= 0 {
+		return after[:i]
+	}
+	return after
+}
+
+// checkReviewText checks a review case: the document (or its section
+// headed section, when not "") says every must and no mustNot.
+func checkReviewText(t *testing.T, doc, section string, must, mustNot []string) {
+	t.Helper()
+	text := doc
+	if section != "" {
+		if text = docSection(doc, section); text == "" {
+			t.Fatalf("no section %q in:\n%s", section, doc)
+		}
+	}
+	for _, m := range must {
+		if !strings.Contains(text, m) {
+			t.Errorf("missing %q in:\n%s", m, text)
+		}
+	}
+	for _, m := range mustNot {
+		if strings.Contains(text, m) {
+			t.Errorf("must not say %q:\n%s", m, text)
+		}
 	}
 }
