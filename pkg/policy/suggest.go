@@ -70,7 +70,8 @@ func (x *foldIndex) resolve(s string) (string, bool) {
 // change while the process runs.
 var foldIndexes sync.Map // set name -> *foldIndex
 
-// resolveIn is resolve for the value set called set, through its index.
+// resolveIn resolves s among the value set called set (candidates and
+// their names), through the set's fold index.
 func resolveIn(set, s string, candidates func() []string, names func(string) []string) (string, bool) {
 	x, ok := foldIndexes.Load(set)
 	if !ok {

@@ -68,7 +68,6 @@ const (
 // encoder and decoder that use it.
 type dictionary struct {
 	enc   byte // the Zstandard encoding byte, also the frame's dictionary id
-	data  []byte
 	codec func() (*codec, error)
 }
 
@@ -79,7 +78,7 @@ type codec struct {
 }
 
 func newDictionary(enc byte, data []byte) *dictionary {
-	d := &dictionary{enc: enc, data: data}
+	d := &dictionary{enc: enc}
 	id := uint32(enc)
 	d.codec = sync.OnceValues(func() (*codec, error) {
 		// EncodeAll and DecodeAll are safe for concurrent use; each keeps
