@@ -224,15 +224,7 @@ func TestLawyerReviewIssue8(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r, err := ParseRequest([]byte(tt.body))
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := Generate(r)
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkReviewText(t, res.Content, tt.section, tt.must, tt.mustNot)
+			checkReviewText(t, generateBody(t, tt.body), tt.section, tt.must, tt.mustNot)
 		})
 	}
 }
@@ -373,15 +365,7 @@ func TestLawyerReviewSecond(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r, err := ParseRequest([]byte(tt.body))
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := Generate(r)
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkReviewText(t, res.Content, tt.section, tt.must, tt.mustNot)
+			checkReviewText(t, generateBody(t, tt.body), tt.section, tt.must, tt.mustNot)
 		})
 	}
 }
@@ -397,6 +381,20 @@ func docSection(doc, heading string) string {
 		return after[:i]
 	}
 	return after
+}
+
+// generateBody is the document a JSON request body gives.
+func generateBody(t *testing.T, body string) string {
+	t.Helper()
+	r, err := ParseRequest([]byte(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Generate(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Content
 }
 
 // checkReviewText checks a review case: the document (or its section
