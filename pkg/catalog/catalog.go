@@ -43,7 +43,10 @@ type Catalog struct {
 	BusinessTypes []BusinessType `json:"businessTypes"`
 	Services      []Service      `json:"-"` // from data/services.json
 
-	serviceIndex map[string]int // id -> index in Services, built by Load
+	// id -> position, built by Load: generation looks entries up by id
+	// many times per document.
+	serviceIndex, jurisdictionIndex, businessTypeIndex, purposeIndex,
+	dataCategoryIndex, serviceCategoryIndex map[string]int
 }
 
 // Jurisdiction is a legal regime a document can target.
@@ -301,15 +304,56 @@ func Load(fsys fs.FS) (*Catalog, error) {
 		}
 		c.Jurisdictions = append(c.Jurisdictions, j)
 	}
+	slices.SortFunc(c.Services, func(a, b Service) int { return cmpString(a.ID, b.ID) })
+	c.serviceIndex = indexByID(c.Services, func(s *Service) string { return s.ID })
+	c.jurisdictionIndex = indexByID(c.Jurisdictions, func(j *Jurisdiction) string { return j.ID })
+	c.businessTypeIndex = indexByID(c.BusinessTypes, func(b *BusinessType) string { return b.ID })
+	c.purposeIndex = indexByID(c.Purposes, func(p *Purpose) string { return p.ID })
+	c.dataCategoryIndex = indexByID(c.DataCategories, func(d *DataCategory) string { return d.ID })
+	c.serviceCategoryIndex = indexByID(c.ServiceCategories, func(s *ServiceCategory) string { return s.ID })
 	if err := c.validate(); err != nil {
 		return nil, err
 	}
-	slices.SortFunc(c.Services, func(a, b Service) int { return cmpString(a.ID, b.ID) })
-	c.serviceIndex = make(map[string]int, len(c.Services))
-	for i, s := range c.Services {
-		c.serviceIndex[s.ID] = i
-	}
 	return &c, nil
+}
+
+// indexByID maps each entry's id to its position (the first, where ids
+// repeat: validate then refuses the catalog).
+func indexByID[T any](entries []T, id func(*T) string) map[string]int {
+	m := make(map[string]int, len(entries))
+	for i := range entries {
+		if _, dup := m[id(&entries[i])]; !dup {
+			m[id(&entries[i])] = i
+		}
+	}
+	return m
+}
+
+// lookup is entries[index[id]], or the zero value when id is unknown.
+func lookup[T any](entries []T, index map[string]int, id string) (T, bool) {
+	i, ok := index[id]
+	if !ok {
+		var zero T
+		return zero, false
+	}
+	return entries[i], true
+}
+
+// PurposeIndex is the position of purpose id in Purposes, or -1.
+func (c *Catalog) PurposeIndex(id string) int {
+	if i, ok := c.purposeIndex[id]; ok {
+		return i
+	}
+	return -1
+}
+
+// DataCategoryIndex is the position of data category id in
+// DataCategories, or -1.
+func (c *Catalog) DataCategoryIndex(id string) int {
+	if i, ok := c.dataCategoryIndex[id]; ok {
+		return i
+	}
+	return -1
 }
 
 func cmpString(a, b string) int {
@@ -566,47 +610,27 @@ func (c *Catalog) ServiceEntry(id string) (*Service, bool) {
 
 // Jurisdiction returns the jurisdiction with id.
 func (c *Catalog) Jurisdiction(id string) (Jurisdiction, bool) {
-	i := slices.IndexFunc(c.Jurisdictions, func(j Jurisdiction) bool { return j.ID == id })
-	if i < 0 {
-		return Jurisdiction{}, false
-	}
-	return c.Jurisdictions[i], true
+	return lookup(c.Jurisdictions, c.jurisdictionIndex, id)
 }
 
 // BusinessType returns the business type with id.
 func (c *Catalog) BusinessType(id string) (BusinessType, bool) {
-	i := slices.IndexFunc(c.BusinessTypes, func(b BusinessType) bool { return b.ID == id })
-	if i < 0 {
-		return BusinessType{}, false
-	}
-	return c.BusinessTypes[i], true
+	return lookup(c.BusinessTypes, c.businessTypeIndex, id)
 }
 
 // Purpose returns the purpose with id.
 func (c *Catalog) Purpose(id string) (Purpose, bool) {
-	i := slices.IndexFunc(c.Purposes, func(p Purpose) bool { return p.ID == id })
-	if i < 0 {
-		return Purpose{}, false
-	}
-	return c.Purposes[i], true
+	return lookup(c.Purposes, c.purposeIndex, id)
 }
 
 // DataCategory returns the data category with id.
 func (c *Catalog) DataCategory(id string) (DataCategory, bool) {
-	i := slices.IndexFunc(c.DataCategories, func(d DataCategory) bool { return d.ID == id })
-	if i < 0 {
-		return DataCategory{}, false
-	}
-	return c.DataCategories[i], true
+	return lookup(c.DataCategories, c.dataCategoryIndex, id)
 }
 
 // ServiceCategory returns the service category with id.
 func (c *Catalog) ServiceCategory(id string) (ServiceCategory, bool) {
-	i := slices.IndexFunc(c.ServiceCategories, func(s ServiceCategory) bool { return s.ID == id })
-	if i < 0 {
-		return ServiceCategory{}, false
-	}
-	return c.ServiceCategories[i], true
+	return lookup(c.ServiceCategories, c.serviceCategoryIndex, id)
 }
 
 // ServiceIDs lists every service id, sorted.

@@ -102,7 +102,13 @@ func DefaultLibrary() (*Library, error) {
 		}
 		if lib.compiled, libErr = lib.compile(laws); libErr != nil {
 			lib = nil
+			return
 		}
+		for lang, m := range lib.compiled.memos {
+			m.addCatalog(cat())
+			lib.compiled.escaped[lang] = m.freeze()
+		}
+		lib.compiled.memos = nil
 	})
 	return lib, libErr
 }

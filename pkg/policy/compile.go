@@ -143,6 +143,7 @@ type segment struct {
 // library's text byte by byte for every document.
 type literal struct {
 	md, html string
+	text     string // in escapeMemo, the string it escapes (kept alive)
 }
 
 // literalSegment is the segment of a literal run.
@@ -263,6 +264,10 @@ type compiledClause struct {
 type compiledLibrary struct {
 	programs map[[2]string]*program // by type and language
 	labels   map[string]map[string][]segment
+	// escaped holds, by language, the escaped forms of text that reaches
+	// documents as whole plain runs (escapeMemo).
+	escaped map[string]*escapeMemo
+	memos   map[string]memoBuilder // until DefaultLibrary freezes them
 	// conditions numbers every condition name the structures use.
 	conditions map[string]int
 	// requirements numbers every checklist requirement; requirementLaw
@@ -277,6 +282,8 @@ func (l *Library) compile(laws []compliance.Law) (*compiledLibrary, error) {
 	c := &compiledLibrary{
 		programs:     map[[2]string]*program{},
 		labels:       map[string]map[string][]segment{},
+		escaped:      map[string]*escapeMemo{},
+		memos:        map[string]memoBuilder{},
 		conditions:   map[string]int{},
 		requirements: map[string]int{},
 	}
@@ -306,10 +313,19 @@ func (l *Library) compile(laws []compliance.Law) (*compiledLibrary, error) {
 	}
 	for lang, t := range l.Texts {
 		labels := make(map[string][]segment, len(t.Labels))
+		memo := memoBuilder{}
 		for k, v := range t.Labels {
-			labels[k] = compileText(v)
+			segs := compileText(v)
+			labels[k] = segs
+			if len(segs) == 1 && segs[0].lit != nil && segs[0].text == v && len(v) >= memoMinLen {
+				memo.addEscaped(v, segs[0].lit)
+			}
 		}
 		c.labels[lang] = labels
+		for _, v := range t.Sections { // headings, and their entries in the contents
+			memo.add(v)
+		}
+		c.memos[lang] = memo
 		for typ, s := range l.Structures {
 			p := &program{title: t.Titles[typ], sections: make([]compiledSection, len(s.Sections))}
 			for i, sec := range s.Sections {

@@ -22,6 +22,10 @@ type Document struct {
 	// Evidence says, for each applicable requirement, which section
 	// satisfies it, in checklist order.
 	Evidence []Evidence
+
+	// escaped is the language's escape memo (escapeMemo): the renderer
+	// copies what it holds instead of escaping it again.
+	escaped *escapeMemo
 }
 
 // Evidence ties a checklist requirement to the section that satisfies it.

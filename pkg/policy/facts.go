@@ -491,7 +491,7 @@ func (f *Facts) add(cat *catalog.Catalog, categories, purposes []string, source,
 			}
 		}
 		for _, p := range used {
-			pi := slices.IndexFunc(cat.Purposes, func(q catalog.Purpose) bool { return q.ID == p })
+			pi := cat.PurposeIndex(p)
 			if pi < 0 {
 				return fmt.Errorf("policy: unknown purpose %q", p)
 			}
@@ -531,12 +531,24 @@ func (f *Facts) add(cat *catalog.Catalog, categories, purposes []string, source,
 
 // categoryIndex is the position of data category id in the catalog.
 func categoryIndex(cat *catalog.Catalog, id string) int {
-	return slices.IndexFunc(cat.DataCategories, func(d catalog.DataCategory) bool { return d.ID == id })
+	return cat.DataCategoryIndex(id)
 }
 
 // sortInCatalogOrder sorts category ids in catalog order, in place.
 func sortInCatalogOrder(ids []string, cat *catalog.Catalog) {
-	slices.SortFunc(ids, func(a, b string) int { return categoryIndex(cat, a) - categoryIndex(cat, b) })
+	// An insertion sort on positions looked up once each: the lists are
+	// short (a document's categories of one purpose).
+	var buf [32]int
+	pos := buf[:0]
+	for _, id := range ids {
+		pos = append(pos, categoryIndex(cat, id))
+	}
+	for i := 1; i < len(ids); i++ {
+		for j := i; j > 0 && pos[j] < pos[j-1]; j-- {
+			pos[j], pos[j-1] = pos[j-1], pos[j]
+			ids[j], ids[j-1] = ids[j-1], ids[j]
+		}
+	}
 }
 
 // foldCompare orders service ids as their folded forms (fold) compare.

@@ -1205,3 +1205,63 @@ func TestCCPACategoriesComplete(t *testing.T) {
 		}
 	}
 }
+
+// TestEscapeMemo: the escape memo (render.go) only saves work. Every
+// document renders to the same bytes with it and without it, it holds the
+// library's own strings, and a copy of one (same text, other memory) is
+// escaped as any other text is.
+func TestEscapeMemo(t *testing.T) {
+	c := mustCatalog(t)
+	reqs := []Request{}
+	for _, typ := range []string{"privacy", "cookie", "terms"} {
+		for _, j := range []string{"EU", "US", "US-CA,UK"} {
+			req := Request{
+				Type: typ, BusinessName: "Memo <Test> & *Co*", WebsiteURL: "https://memo.example", BusinessType: "marketplace",
+				Language: "en", Jurisdiction: j, CollectsPayments: true, CollectsUserData: true, UsesAnalytics: true,
+				ThirdPartyServices: serviceMix(c),
+			}
+			completeRequest(&req)
+			reqs = append(reqs, req)
+		}
+	}
+	for _, req := range reqs {
+		for _, format := range []string{"markdown", "html"} {
+			req.Format = format
+			doc, _, _, err := Compose(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if doc.escaped == nil {
+				t.Fatalf("%s/%s: the document has no escape memo", req.Type, req.Jurisdiction)
+			}
+			with, err := Render(doc, format, "en")
+			if err != nil {
+				t.Fatal(err)
+			}
+			bare := *doc
+			bare.escaped = nil
+			without, _ := Render(&bare, format, "en")
+			if with != without {
+				t.Errorf("%s/%s/%s: the memo changes the output", req.Type, req.Jurisdiction, format)
+			}
+		}
+	}
+	lib, err := DefaultLibrary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	memo := lib.compiled.escaped["en"]
+	heading := lib.Texts["en"].Sections["contact"]
+	if len(heading) < memoMinLen {
+		t.Fatalf("section heading %q is too short to test with", heading)
+	}
+	if l := memo.get(heading); l == nil || l.md != mdEscape(heading) || l.html != htmlEscape(heading) {
+		t.Errorf("memo.get(%q) = %+v, want its escapes", heading, l)
+	}
+	if l := memo.get(strings.Clone(heading)); l != nil {
+		t.Errorf("memo.get(a copy of %q) found it: a memo keyed by memory must miss", heading)
+	}
+	if name := cat().Services[0].Name; len(name) >= memoMinLen && memo.get(name) == nil {
+		t.Errorf("memo lacks the catalog's service name %q", name)
+	}
+}

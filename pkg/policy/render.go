@@ -9,6 +9,8 @@ import (
 	"sync"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/policygen/policygen/pkg/catalog"
 )
 
 // Render writes doc in format (markdown, html or text): step 5 of the
@@ -44,6 +46,124 @@ func appendRender(dst []byte, doc *Document, format, language string) ([]byte, e
 type renderer struct {
 	seen [8]struct{ in, out string }
 	n    int
+	memo *escapeMemo // the document's (Document.escaped)
+}
+
+// escapeMemo holds the escaped forms of text that reaches documents as
+// whole plain runs (the clause library's labels, the catalog's
+// descriptions of services and the names of countries), computed once
+// when the library is compiled: most of a document's text is such runs.
+// It is keyed by the string's memory, not its content: the builder passes
+// these strings on as they are, so the renderer finds each by its address
+// and length in an open-addressed table, where hashing and comparing the
+// text would cost about as much as escaping it. Any other run (the
+// business's own text, a run cut from a label) is escaped as it is
+// rendered; either way the output is the same. The memo keeps every
+// string it holds alive, so no other string can come to occupy the same
+// memory.
+type escapeMemo struct {
+	slots []memoSlot // a power of two long, at most half full
+}
+
+type memoSlot struct {
+	p   *byte // the string's bytes; nil for an empty slot
+	n   int
+	lit *literal
+}
+
+// memoMinLen is the shortest text escapeMemo holds: escaping a shorter
+// run costs no more than looking it up.
+const memoMinLen = 8
+
+// memoBuilder collects a memo's strings, each copy of a text under its
+// own memory; freeze makes the memo.
+type memoBuilder map[*byte]*literal
+
+// add remembers s's escaped forms.
+func (m memoBuilder) add(s string) {
+	if len(s) >= memoMinLen && m[unsafe.StringData(s)] == nil {
+		m.addEscaped(s, &literal{md: mdEscape(s), html: htmlEscape(s)})
+	}
+}
+
+// addEscaped remembers s with its escaped forms already worked out.
+func (m memoBuilder) addEscaped(s string, lit *literal) {
+	if l := m[unsafe.StringData(s)]; l == nil || len(l.text) < len(s) {
+		m[unsafe.StringData(s)] = &literal{text: s, md: lit.md, html: lit.html}
+	}
+}
+
+func (m memoBuilder) freeze() *escapeMemo {
+	n := 16
+	for n < 2*len(m) {
+		n *= 2
+	}
+	e := &escapeMemo{slots: make([]memoSlot, n)}
+	for p, lit := range m {
+		i := e.slot(p)
+		for e.slots[i].p != nil {
+			i = (i + 1) & (n - 1)
+		}
+		e.slots[i] = memoSlot{p: p, n: len(lit.text), lit: lit}
+	}
+	return e
+}
+
+// slot is where the search for a string at p starts.
+func (e *escapeMemo) slot(p *byte) int {
+	h := uint64(uintptr(unsafe.Pointer(p))) * 0x9e3779b97f4a7c15 // Fibonacci hashing
+	return int(h>>32) & (len(e.slots) - 1)
+}
+
+// get returns s's escaped forms, or nil when the memo does not hold s.
+func (e *escapeMemo) get(s string) *literal {
+	if e == nil || len(s) < memoMinLen {
+		return nil
+	}
+	p := unsafe.StringData(s)
+	for i := e.slot(p); ; i = (i + 1) & (len(e.slots) - 1) {
+		sl := &e.slots[i]
+		if sl.p == p && sl.n == len(s) {
+			return sl.lit
+		}
+		if sl.p == nil {
+			return nil
+		}
+	}
+}
+
+// addCatalog remembers the catalog's text that documents quote whole:
+// what it says of each service and the names of countries.
+func (m memoBuilder) addCatalog(c *catalog.Catalog) {
+	for i := range c.Services {
+		s := &c.Services[i]
+		for _, t := range [...]string{s.Name, s.Provider, s.EUEntity, s.Purpose, s.Retention} {
+			m.add(t)
+		}
+		for _, k := range s.Cookies {
+			m.add(k.Purpose)
+			m.add(k.Duration)
+		}
+	}
+	for _, r := range regions {
+		m.add(r.name)
+	}
+}
+
+// appendMDText appends s escaped for Markdown.
+func (r *renderer) appendMDText(b []byte, s string) []byte {
+	if l := r.memo.get(s); l != nil {
+		return append(b, l.md...)
+	}
+	return appendMDEscape(b, s)
+}
+
+// appendHTMLText appends s escaped for HTML.
+func (r *renderer) appendHTMLText(b []byte, s string) []byte {
+	if l := r.memo.get(s); l != nil {
+		return append(b, l.html...)
+	}
+	return appendHTMLEscape(b, s)
 }
 
 // safeURL is the package's safeURL, remembered for the document.
@@ -262,21 +382,21 @@ func (r *renderer) appendMDInlines(b []byte, ins []Inline) []byte {
 				b = append(b, in.URL...)
 				continue
 			}
-			b = appendMDEscape(b, in.Text)
+			b = r.appendMDText(b, in.Text)
 		case Link:
 			u, ok := r.safeURL(in.URL)
 			if !ok {
-				b = appendMDEscape(b, in.Text)
+				b = r.appendMDText(b, in.Text)
 				continue
 			}
 			b = append(b, '[')
-			b = appendMDEscape(b, in.Text)
+			b = r.appendMDText(b, in.Text)
 			b = append(b, "](<"...)
 			b = append(b, mdURL.Replace(u)...)
 			b = append(b, ">)"...)
 		case Missing:
 			b = append(b, "**"...)
-			b = appendMDEscape(b, in.Text)
+			b = r.appendMDText(b, in.Text)
 			b = append(b, "**"...)
 		}
 	}
@@ -312,6 +432,7 @@ func (r *renderer) appendMDBlock(b []byte, ins []Inline) []byte {
 }
 
 func (r *renderer) markdown(b []byte, doc *Document) []byte {
+	r.memo = doc.escaped
 	b = append(b, "# "...)
 	b = r.appendMDInlines(b, doc.Title)
 	for i := range doc.Blocks {
@@ -404,21 +525,21 @@ func (r *renderer) appendHTMLInlines(b []byte, ins []Inline) []byte {
 				b = append(b, in.URL...)
 				continue
 			}
-			b = appendHTMLEscape(b, in.Text)
+			b = r.appendHTMLText(b, in.Text)
 		case Link:
 			u, ok := r.safeURL(in.URL)
 			if !ok {
-				b = appendHTMLEscape(b, in.Text)
+				b = r.appendHTMLText(b, in.Text)
 				continue
 			}
 			b = append(b, `<a href="`...)
 			b = appendHTMLEscape(b, u)
 			b = append(b, `">`...)
-			b = appendHTMLEscape(b, in.Text)
+			b = r.appendHTMLText(b, in.Text)
 			b = append(b, "</a>"...)
 		case Missing:
 			b = append(b, `<mark class="missing">`...)
-			b = appendHTMLEscape(b, in.Text)
+			b = r.appendHTMLText(b, in.Text)
 			b = append(b, "</mark>"...)
 		}
 	}
@@ -426,6 +547,7 @@ func (r *renderer) appendHTMLInlines(b []byte, ins []Inline) []byte {
 }
 
 func (r *renderer) html(b []byte, doc *Document, language string) []byte {
+	r.memo = doc.escaped
 	b = append(b, `<article class="policy" lang="`...)
 	b = appendHTMLEscape(b, language)
 	b = append(b, "\">\n<h1>"...)
