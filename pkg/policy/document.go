@@ -139,12 +139,14 @@ func (a *arena[T]) copy(s []T) []T {
 	return d
 }
 
-// reset makes every chunk free again, dropping what it held: the garbage
-// collector scans a chunk whole, and a previous document's references
-// would cost it more to follow than clearing them costs here.
+// reset makes every chunk free again. It does not clear them: alloc's
+// callers write every element they are given before anything reads it,
+// and clearing memory that holds pointers is costly while the garbage
+// collector is marking (every old pointer goes through a write barrier).
+// What a chunk still refers to from an earlier document (strings of that
+// document) stays reachable until the chunk is carved again, no longer.
 func (a *arena[T]) reset() {
 	for i := range a.chunks {
-		clear(a.chunks[i])
 		a.chunks[i] = a.chunks[i][:0]
 	}
 	a.cur = 0
@@ -244,8 +246,7 @@ func (b *builder) reset() {
 	b.ins.reset()
 	b.cells.reset()
 	b.rows.reset()
-	clear(b.blocks)
-	b.blocks = b.blocks[:0]
+	b.blocks = b.blocks[:0] // appends write whole blocks (see arena.reset)
 	b.items = b.items[:0]
 	b.heads = b.heads[:0]
 	b.vars = nil
