@@ -35,6 +35,14 @@ BenchmarkInit/GetPolicyFunction-2 	 20	 5000000 ns/op	 4700000 baseline-ns	 1.60
 	if len(units) != 3 || units[0].measured != "10 WCU" || units[0].verdict != "met" || units[1].verdict != "NOT met" || units[2].measured != "1 RCU, 0 WCU" {
 		t.Errorf("unit rows = %+v", units)
 	}
+	// Several runs of one benchmark: the median decides, the spread shows.
+	runs := parseBench(`BenchmarkGenerateFormats/markdown-2 	 1000	 130000 ns/op	 27000 B/op	 20 allocs/op
+BenchmarkGenerateFormats/markdown-2 	 1000	 90000 ns/op	 27000 B/op	 20 allocs/op
+BenchmarkGenerateFormats/markdown-2 	 1000	 95000 ns/op	 27000 B/op	 20 allocs/op
+`)
+	if md := generationRows(runs)[0]; md.measured != "95 µs (median of 3 runs, 90-130), 27 KB" || md.verdict != "met" {
+		t.Errorf("row from three runs = %+v", md)
+	}
 	if r := throughputRow("generate/trivial throughput: 1/25.4 (issue 9 target: at least 1/10: NOT met)"); r.measured != "1/25.4" || r.verdict != "NOT met" {
 		t.Errorf("throughput row = %+v", r)
 	}
