@@ -157,6 +157,11 @@ func TestDeps(t *testing.T) {
 		// writes attributes itself (docs/DECISIONS.md, 32).
 		"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue",
 		"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams",
+		// Password hashing (argon2, and golang.org/x/sys/cpu's init with
+		// it) is the dashboard's only: pkg/auth/passwords.
+		"github.com/policygen/policygen/pkg/auth/passwords",
+		"golang.org/x/crypto/argon2",
+		"golang.org/x/sys/cpu",
 		// pkg/secrets/awssecrets makes its one call itself for the same
 		// reason (schemas and endpoint tables built at init).
 		"github.com/aws/aws-sdk-go-v2/service/secretsmanager",
