@@ -27,6 +27,7 @@ import (
 	"github.com/policygen/policygen/pkg/account"
 	"github.com/policygen/policygen/pkg/api"
 	"github.com/policygen/policygen/pkg/auth"
+	"github.com/policygen/policygen/pkg/auth/passwords"
 	"github.com/policygen/policygen/pkg/ids"
 	"github.com/policygen/policygen/pkg/secrets"
 	"github.com/policygen/policygen/pkg/secrets/secretstest"
@@ -805,7 +806,7 @@ func TestDashboardFunction(t *testing.T) {
 	fx := newFixture(t)
 	agency, _, keyRec := fx.seed(t, account.Agency)
 	const password = "a dashboard password long enough"
-	hash, err := auth.HashPassword(password)
+	hash, err := passwords.Hash(password)
 	if err != nil {
 		t.Fatal(err)
 	}

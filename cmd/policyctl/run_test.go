@@ -15,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/policygen/policygen/pkg/auth"
+	"github.com/policygen/policygen/pkg/auth/passwords"
 	"github.com/policygen/policygen/pkg/errs"
 	"github.com/policygen/policygen/pkg/ids"
 	"github.com/policygen/policygen/pkg/secrets"
@@ -544,7 +545,7 @@ func TestUserSetPassword(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if u.AccountID != acct || !auth.VerifyPassword(u.PasswordHash, "second long password here") || auth.VerifyPassword(u.PasswordHash, "first long password here") {
+	if u.AccountID != acct || !passwords.Verify(u.PasswordHash, "second long password here") || passwords.Verify(u.PasswordHash, "first long password here") {
 		t.Errorf("stored user %+v does not hold the second password", u)
 	}
 }

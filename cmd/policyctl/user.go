@@ -12,7 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/policygen/policygen/pkg/account"
-	"github.com/policygen/policygen/pkg/auth"
+	"github.com/policygen/policygen/pkg/auth/passwords"
 	"github.com/policygen/policygen/pkg/errs"
 )
 
@@ -49,10 +49,10 @@ func (c *cli) userSetPassword(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := auth.CheckPassword(password, email); err != nil {
+	if err := passwords.Check(password, email); err != nil {
 		return usagef("%s: %s", cmd, errs.As(err).Message)
 	}
-	hash, err := auth.HashPassword(password)
+	hash, err := passwords.Hash(password)
 	if err != nil {
 		return err
 	}

@@ -34,6 +34,7 @@ import (
 	"github.com/policygen/policygen/pkg/account"
 	"github.com/policygen/policygen/pkg/api"
 	"github.com/policygen/policygen/pkg/auth"
+	"github.com/policygen/policygen/pkg/auth/passwords"
 	"github.com/policygen/policygen/pkg/backend"
 	"github.com/policygen/policygen/pkg/ids"
 	"github.com/policygen/policygen/pkg/store"
@@ -291,7 +292,7 @@ func seed(ctx context.Context, st store.Store, h *auth.Hasher, base, spec, ctl s
 	// A dashboard user for the demo account, with a random password shown
 	// here once: the dashboard is ready to try, as the API is.
 	password := demoPassword()
-	hash, err := auth.HashPassword(password)
+	hash, err := passwords.Hash(password)
 	if err != nil {
 		return err
 	}

@@ -112,7 +112,7 @@ type User struct {
 	Email     string `json:"email"`
 	AccountID string `json:"accountId"`
 	// PasswordHash is an argon2id hash in the PHC string format
-	// (pkg/auth.HashPassword). Never the password itself.
+	// (pkg/auth/passwords.Hash). Never the password itself.
 	PasswordHash string    `json:"passwordHash"`
 	CreatedAt    time.Time `json:"createdAt"`
 }

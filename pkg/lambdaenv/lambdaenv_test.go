@@ -149,9 +149,19 @@ func TestDeps(t *testing.T) {
 		// service/dynamodb from v1.69.0 on (schema-based serialization)
 		// builds its schemas at init: 0.6 MB in 3,000 allocations, over
 		// a millisecond of every cold start. go.mod pins v1.68.0
-		// (docs/DECISIONS.md, 21); upgrade only with BenchmarkInit's
+		// (docs/DECISIONS.md, 26); upgrade only with BenchmarkInit's
 		// figures in hand.
 		"github.com/aws/aws-sdk-go-v2/service/dynamodb/schemas",
+		// attributevalue links the DynamoDB Streams types, whose schemas
+		// package builds its schemas at init; pkg/store/dynamo reads and
+		// writes attributes itself (docs/DECISIONS.md, 32).
+		"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue",
+		"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams",
+		// Password hashing (argon2, and golang.org/x/sys/cpu's init with
+		// it) is the dashboard's only: pkg/auth/passwords.
+		"github.com/policygen/policygen/pkg/auth/passwords",
+		"golang.org/x/crypto/argon2",
+		"golang.org/x/sys/cpu",
 		// pkg/secrets/awssecrets makes its one call itself for the same
 		// reason (schemas and endpoint tables built at init).
 		"github.com/aws/aws-sdk-go-v2/service/secretsmanager",

@@ -10,7 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/policygen/policygen/pkg/account"
-	"github.com/policygen/policygen/pkg/auth"
+	"github.com/policygen/policygen/pkg/auth/passwords"
 	"github.com/policygen/policygen/pkg/errs"
 	"github.com/policygen/policygen/pkg/ids"
 	"github.com/policygen/policygen/pkg/store"
@@ -86,13 +86,13 @@ func (a *app) signIn(w http.ResponseWriter, r *http.Request) {
 	u, err := a.store.User(r.Context(), email)
 	switch {
 	case err == nil && u.PasswordHash != "":
-		if !auth.VerifyPassword(u.PasswordHash, password) {
+		if !passwords.Verify(u.PasswordHash, password) {
 			err = errWrongPassword
 		}
 	case err == nil, errs.Is(err, errs.NotFound):
 		// The same work as a wrong password, so the time taken does not
 		// tell an unknown address from a known one.
-		auth.VerifyNobody(password)
+		passwords.VerifyNobody(password)
 		err = errWrongPassword
 	}
 	if errors.Is(err, errWrongPassword) {
@@ -165,7 +165,7 @@ func (a *app) signUp(w http.ResponseWriter, r *http.Request) {
 	if msg := checkEmail(email); msg != "" {
 		f.Fields["email"] = msg
 	}
-	if err := auth.CheckPassword(password, email); err != nil {
+	if err := passwords.Check(password, email); err != nil {
 		f.Fields["password"] = errs.As(err).Message
 	}
 	if len(f.Fields) > 0 {
@@ -173,7 +173,7 @@ func (a *app) signUp(w http.ResponseWriter, r *http.Request) {
 		show(http.StatusUnprocessableEntity)
 		return
 	}
-	hash, err := auth.HashPassword(password)
+	hash, err := passwords.Hash(password)
 	if err != nil {
 		a.failure(w, r, err)
 		return

@@ -19,6 +19,7 @@ import (
 	"github.com/policygen/policygen/pkg/account"
 	"github.com/policygen/policygen/pkg/api"
 	"github.com/policygen/policygen/pkg/auth"
+	"github.com/policygen/policygen/pkg/auth/passwords"
 	"github.com/policygen/policygen/pkg/ids"
 	"github.com/policygen/policygen/pkg/secrets"
 	"github.com/policygen/policygen/pkg/store"
@@ -59,7 +60,7 @@ func newSite(t *testing.T) *site {
 func (s *site) user(t *testing.T, plan account.Plan, email, password string) account.Account {
 	t.Helper()
 	a := account.Account{ID: ids.New(ids.Account), Email: email, Name: "Test " + string(plan), Plan: plan, CreatedAt: s.clock.Now()}
-	hash, err := auth.HashPassword(password)
+	hash, err := passwords.Hash(password)
 	if err != nil {
 		t.Fatal(err)
 	}

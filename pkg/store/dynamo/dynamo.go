@@ -30,7 +30,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -180,7 +179,7 @@ func decodeSummary(m map[string]types.AttributeValue, accountID string) (store.S
 	var sum store.Summary
 	if _, ok := m["sum"]; ok {
 		var it policyItem
-		if err := unmarshal(m, &it); err != nil {
+		if err := it.decode(m); err != nil {
 			return store.Summary{}, err
 		}
 		j, err := content.Decompress(it.Summary)
@@ -192,7 +191,7 @@ func decodeSummary(m map[string]types.AttributeValue, accountID string) (store.S
 		}
 	} else {
 		var it legacyPolicyItem
-		if err := unmarshal(m, &it); err != nil {
+		if err := decodeJSON(m, &it); err != nil {
 			return store.Summary{}, err
 		}
 		sum = it.Summary
@@ -206,22 +205,10 @@ type countItem struct {
 	Count int64 `json:"count"`
 }
 
-func marshal(v any) (map[string]types.AttributeValue, error) {
-	return attributevalue.MarshalMapWithOptions(v, func(o *attributevalue.EncoderOptions) { o.TagKey = "json" })
-}
-
-func unmarshal(m map[string]types.AttributeValue, v any) error {
-	return attributevalue.UnmarshalMapWithOptions(m, v, func(o *attributevalue.DecoderOptions) { o.TagKey = "json" })
-}
-
 // CreateAccount implements store.Store. The STATS counter makes HasAccounts
 // one GetItem instead of a table scan.
 func (s *Store) CreateAccount(ctx context.Context, a account.Account) error {
-	items, err := s.accountWrites(a)
-	if err != nil {
-		return err
-	}
-	reasons, err := s.transact(ctx, "create account", items)
+	reasons, err := s.transact(ctx, "create account", s.accountWrites(a))
 	if failed(reasons, 0) {
 		return store.ErrExists
 	}
@@ -230,16 +217,12 @@ func (s *Store) CreateAccount(ctx context.Context, a account.Account) error {
 
 // accountWrites are the writes of a new account, the first conditional on
 // its id being new: the account item, its index entry and the STATS count.
-func (s *Store) accountWrites(a account.Account) ([]types.TransactWriteItem, error) {
+func (s *Store) accountWrites(a account.Account) []types.TransactWriteItem {
 	a.CreatedAt = a.CreatedAt.UTC()
-	item, err := marshal(accountItem{PK: accountPK(a.ID), SK: skAccount, Account: a})
-	if err != nil {
-		return nil, s.internal("encode account", err)
-	}
 	return []types.TransactWriteItem{
 		{Put: &types.Put{
 			TableName:           &s.table,
-			Item:                item,
+			Item:                accountItem{PK: accountPK(a.ID), SK: skAccount, Account: a}.attrs(),
 			ConditionExpression: aws.String("attribute_not_exists(pk)"),
 		}},
 		{Put: &types.Put{TableName: &s.table, Item: itemKey(pkAccountIndex, accountPK(a.ID))}},
@@ -250,7 +233,7 @@ func (s *Store) accountWrites(a account.Account) ([]types.TransactWriteItem, err
 			ExpressionAttributeNames:  map[string]string{"#count": "count"},
 			ExpressionAttributeValues: map[string]types.AttributeValue{":one": number(1)},
 		}},
-	}, nil
+	}
 }
 
 // Account implements store.Store.
@@ -298,14 +281,8 @@ func (s *Store) CreateKey(ctx context.Context, k account.Key) error {
 	if k.ExpiresAt != nil {
 		ttl = epoch(k.ExpiresAt.Add(RevokedKeyRetention))
 	}
-	keyAV, err := marshal(keyItem{PK: keyPK(k.Hash), SK: skKey, Key: k, TTL: ttl})
-	if err != nil {
-		return s.internal("encode key", err)
-	}
-	idAV, err := marshal(keyIDItem{PK: keyIDPK(k.ID), SK: skKeyID, Hash: k.Hash, AccountID: k.AccountID, TTL: ttl})
-	if err != nil {
-		return s.internal("encode key", err)
-	}
+	keyAV := keyItem{PK: keyPK(k.Hash), SK: skKey, Key: k, TTL: ttl}.attrs()
+	idAV := keyIDItem{PK: keyIDPK(k.ID), SK: skKeyID, Hash: k.Hash, AccountID: k.AccountID, TTL: ttl}.attrs()
 	notExists := aws.String("attribute_not_exists(pk)")
 	reasons, err := s.transact(ctx, "create key", []types.TransactWriteItem{
 		{Put: &types.Put{TableName: &s.table, Item: keyAV, ConditionExpression: notExists}},
@@ -366,7 +343,7 @@ func (s *Store) RevokeKey(ctx context.Context, id string, at time.Time) (account
 			return account.Key{}, store.ErrKeyNotFound
 		}
 		var cur keyItem
-		if err := unmarshal(got.Item, &cur); err != nil {
+		if err := cur.decode(got.Item); err != nil {
 			return account.Key{}, s.internal("decode key", err)
 		}
 		if cur.RevokedAt != nil && !at.Before(*cur.RevokedAt) {
@@ -402,7 +379,7 @@ func (s *Store) RevokeKey(ctx context.Context, id string, at time.Time) (account
 			return account.Key{}, s.internal("revoke key", err)
 		}
 		var it keyItem
-		if err := unmarshal(out.Attributes, &it); err != nil {
+		if err := it.decode(out.Attributes); err != nil {
 			return account.Key{}, s.internal("decode key", err)
 		}
 		_, err = s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
@@ -440,14 +417,8 @@ func (s *Store) CreatePolicy(ctx context.Context, p store.Policy, opt store.Crea
 	if err != nil {
 		return s.internal("encode policy", err)
 	}
-	meta, err := marshal(policyItem{PK: pk, SK: policySK(p.ID), Summary: sum})
-	if err != nil {
-		return s.internal("encode policy", err)
-	}
-	body, err := marshal(contentItem{PK: pk, SK: contentSK(p.ID), Summary: sum, Content: gz})
-	if err != nil {
-		return s.internal("encode policy", err)
-	}
+	meta := policyItem{PK: pk, SK: policySK(p.ID), Summary: sum}.attrs()
+	body := contentItem{PK: pk, SK: contentSK(p.ID), Summary: sum, Content: gz}.attrs()
 	if itemSize(body) > maxItemBytes || itemSize(meta) > maxItemBytes {
 		return store.ErrTooLarge
 	}
@@ -520,7 +491,7 @@ func decodeContent(m map[string]types.AttributeValue, accountID string) (store.P
 		return store.Policy{}, err
 	}
 	var it contentItem
-	if err := unmarshal(m, &it); err != nil {
+	if err := it.decode(m); err != nil {
 		return store.Policy{}, err
 	}
 	text, err := content.Decompress(it.Content)
@@ -640,9 +611,14 @@ func (s *Store) GenerationCount(ctx context.Context, accountID, month string) (i
 	return int(c.Count), err
 }
 
+// decoder is an item type that reads itself from its attributes (item.go).
+type decoder interface {
+	decode(map[string]types.AttributeValue) error
+}
+
 // get reads one item (strongly consistent) into v. A missing item is
 // notFound, or leaves v untouched when notFound is nil.
-func (s *Store) get(ctx context.Context, op string, key map[string]types.AttributeValue, v any, notFound error) error {
+func (s *Store) get(ctx context.Context, op string, key map[string]types.AttributeValue, v decoder, notFound error) error {
 	out, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{
 		TableName:      &s.table,
 		Key:            key,
@@ -654,7 +630,7 @@ func (s *Store) get(ctx context.Context, op string, key map[string]types.Attribu
 	if len(out.Item) == 0 {
 		return notFound
 	}
-	if err := unmarshal(out.Item, v); err != nil {
+	if err := v.decode(out.Item); err != nil {
 		return s.internal(op, err)
 	}
 	return nil

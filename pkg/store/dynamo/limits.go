@@ -64,17 +64,14 @@ type idemItem struct {
 // returns the holding record when the condition fails, so a claim or a
 // replay costs one round trip.
 func (s *Store) BeginIdempotent(ctx context.Context, c store.IdempotencyClaim, fingerprint string, now time.Time) (*store.IdempotencyRecord, error) {
-	item, err := marshal(idemItem{
+	item := idemItem{
 		PK: accountPK(c.AccountID), SK: idemSK(c.Key),
 		Fingerprint: fingerprint, Owner: c.Owner,
 		LeaseUntil: now.Add(store.IdempotencyLease).UnixMilli(),
 		CreatedAt:  now.UnixMilli(),
 		TTL:        now.Add(store.IdempotencyTTL).Unix(),
-	})
-	if err != nil {
-		return nil, s.internal("encode idempotency record", err)
-	}
-	_, err = s.db.PutItem(ctx, &dynamodb.PutItemInput{
+	}.attrs()
+	_, err := s.db.PutItem(ctx, &dynamodb.PutItemInput{
 		TableName: &s.table,
 		Item:      item,
 		// Free, expired (DynamoDB's TTL sweep may lag), or an abandoned
@@ -91,7 +88,7 @@ func (s *Store) BeginIdempotent(ctx context.Context, c store.IdempotencyClaim, f
 	var ccf *types.ConditionalCheckFailedException
 	if errors.As(err, &ccf) {
 		var old idemItem
-		if err := unmarshal(ccf.Item, &old); err != nil {
+		if err := old.decode(ccf.Item); err != nil {
 			return nil, s.internal("decode idempotency record", err)
 		}
 		rec := &store.IdempotencyRecord{
@@ -274,7 +271,7 @@ func (s *Store) CountRequest(ctx context.Context, accountID, keyID string, windo
 		return 0, false, s.internal("count request", err)
 	}
 	var c countItem
-	if err := unmarshal(out.Attributes, &c); err != nil {
+	if err := c.decode(out.Attributes); err != nil {
 		return 0, false, s.internal("count request", err)
 	}
 	return int(c.Count), true, nil

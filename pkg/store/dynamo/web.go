@@ -72,19 +72,11 @@ func (s *Store) TouchKey(ctx context.Context, hash string, at time.Time) error {
 // transaction; otherwise with a check that the account exists.
 func (s *Store) CreateUser(ctx context.Context, u account.User, a *account.Account) error {
 	u = normalize.User(u)
-	item, err := marshal(userItem{PK: userPK(u.Email), SK: skUser, User: u})
-	if err != nil {
-		return s.internal("encode user", err)
-	}
 	items := []types.TransactWriteItem{{Put: &types.Put{
-		TableName: &s.table, Item: item, ConditionExpression: aws.String("attribute_not_exists(pk)"),
+		TableName: &s.table, Item: userItem{PK: userPK(u.Email), SK: skUser, User: u}.attrs(), ConditionExpression: aws.String("attribute_not_exists(pk)"),
 	}}}
 	if a != nil {
-		acct, err := s.accountWrites(*a)
-		if err != nil {
-			return err
-		}
-		items = append(items, acct...)
+		items = append(items, s.accountWrites(*a)...)
 	} else {
 		items = append(items, types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
 			TableName:           &s.table,
@@ -137,11 +129,8 @@ func (s *Store) SetPassword(ctx context.Context, email, passwordHash string) err
 // the expiry, so DynamoDB deletes sessions nobody signs out of.
 func (s *Store) CreateSession(ctx context.Context, sess account.Session) error {
 	sess = normalize.Session(sess)
-	item, err := marshal(sessionItem{PK: sessionPK(sess.Hash), SK: skSession, Session: sess, TTL: sess.ExpiresAt.Unix()})
-	if err != nil {
-		return s.internal("encode session", err)
-	}
-	_, err = s.db.PutItem(ctx, &dynamodb.PutItemInput{
+	item := sessionItem{PK: sessionPK(sess.Hash), SK: skSession, Session: sess, TTL: sess.ExpiresAt.Unix()}.attrs()
+	_, err := s.db.PutItem(ctx, &dynamodb.PutItemInput{
 		TableName: &s.table, Item: item, ConditionExpression: aws.String("attribute_not_exists(pk)"),
 	})
 	var ccf *types.ConditionalCheckFailedException

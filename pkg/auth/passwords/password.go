@@ -1,4 +1,8 @@
-package auth
+// Package passwords is the dashboard's password handling: the rules a new
+// password must meet (Check), and its argon2id hash (Hash, Verify). It is
+// apart from pkg/auth, which every Lambda function links, so that only the
+// dashboard's function and the commands link argon2 and its package inits.
+package passwords
 
 import (
 	"crypto/rand"
@@ -35,11 +39,11 @@ const (
 // is the only factor and asks verifiers to accept at least 64; there are no
 // composition rules. The upper bound keeps one sign-in's hashing cost fixed.
 const (
-	MinPasswordLen = 15
-	MaxPasswordLen = 256
+	MinLen = 15
+	MaxLen = 256
 )
 
-// passwordError is CheckPassword's refusal: 422 invalid_password, naming
+// passwordError is Check's refusal: 422 invalid_password, naming
 // the field and why.
 func passwordError(format string, a ...any) error {
 	msg := fmt.Sprintf(format, a...)
@@ -47,40 +51,40 @@ func passwordError(format string, a ...any) error {
 		Fields: []errs.FieldError{{Field: "password", Message: msg}}}
 }
 
-// CheckPassword applies the rules a new password must meet. email is the
+// Check applies the rules a new password must meet. email is the
 // user's address: a password that contains it is refused (NIST SP 800-63B-4
 // names context-specific words).
-func CheckPassword(password, email string) error {
+func Check(password, email string) error {
 	p := norm.NFKC.String(password)
 	n := utf8.RuneCountInString(p)
 	switch {
-	case n < MinPasswordLen:
-		return passwordError("the password must be at least %d characters long (it has %d); a few unrelated words make a long password that is easy to remember", MinPasswordLen, n)
-	case n > MaxPasswordLen:
-		return passwordError("the password must be at most %d characters long", MaxPasswordLen)
+	case n < MinLen:
+		return passwordError("the password must be at least %d characters long (it has %d); a few unrelated words make a long password that is easy to remember", MinLen, n)
+	case n > MaxLen:
+		return passwordError("the password must be at most %d characters long", MaxLen)
 	case email != "" && strings.Contains(strings.ToLower(p), strings.ToLower(email)):
 		return passwordError("the password must not contain your email address")
 	}
 	return nil
 }
 
-// HashPassword returns the argon2id hash of password in the PHC string
+// Hash returns the argon2id hash of password in the PHC string
 // format: $argon2id$v=19$m=19456,t=2,p=1$<salt>$<tag>, base64 without
 // padding. The password is NFKC-normalised first (NIST SP 800-63B-4), so
 // the same characters typed on different keyboards verify alike.
-func HashPassword(password string) (string, error) {
+func Hash(password string) (string, error) {
 	salt := make([]byte, argonSaltLen)
 	if _, err := rand.Read(salt); err != nil {
-		return "", fmt.Errorf("auth: password salt: %w", err)
+		return "", fmt.Errorf("password: salt: %w", err)
 	}
 	p := phc{memory: argonMemoryKiB, time: argonTime, threads: argonThreads, salt: salt}
 	p.key = p.derive(password, argonKeyLen)
 	return p.String(), nil
 }
 
-// VerifyPassword reports whether password matches hash (a HashPassword
+// Verify reports whether password matches hash (a Hash
 // result). A malformed hash never matches. The comparison is constant-time.
-func VerifyPassword(hash, password string) bool {
+func Verify(hash, password string) bool {
 	p, err := parsePHC(hash)
 	if err != nil {
 		return false
@@ -93,16 +97,16 @@ func VerifyPassword(hash, password string) bool {
 // check, so a sign-in for an unknown email costs what a wrong password
 // costs, and timing does not tell which addresses have accounts.
 var dummyHash = sync.OnceValue(func() string {
-	h, err := HashPassword("policygen: no such user, this hash never matches")
+	h, err := Hash("policygen: no such user, this hash never matches")
 	if err != nil {
 		panic(err)
 	}
 	return h
 })
 
-// VerifyNobody does the work of a failed VerifyPassword and returns false.
+// VerifyNobody does the work of a failed Verify and returns false.
 func VerifyNobody(password string) bool {
-	VerifyPassword(dummyHash(), password)
+	Verify(dummyHash(), password)
 	return false
 }
 
@@ -125,9 +129,9 @@ func (p phc) String() string {
 		argon2.Version, p.memory, p.time, p.threads, b64.EncodeToString(p.salt), b64.EncodeToString(p.key))
 }
 
-var errBadHash = errors.New("auth: not an argon2id PHC string")
+var errBadHash = errors.New("password: not an argon2id PHC string")
 
-// parsePHC reads a hash HashPassword wrote. Parameters outside what this
+// parsePHC reads a hash that Hash wrote. Parameters outside what this
 // service writes (memory over 256 MiB, say) are refused rather than run: a
 // hash from the store must not be able to exhaust a function's memory.
 func parsePHC(s string) (phc, error) {
