@@ -154,7 +154,7 @@ func TestDeps(t *testing.T) {
 		"github.com/aws/aws-sdk-go-v2/service/dynamodb/schemas",
 		// attributevalue links the DynamoDB Streams types, whose schemas
 		// package builds its schemas at init; pkg/store/dynamo reads and
-		// writes attributes itself (docs/DECISIONS.md, 32).
+		// writes attributes itself (docs/DECISIONS.md, 33).
 		"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue",
 		"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams",
 		// Password hashing (argon2, and golang.org/x/sys/cpu's init with
