@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"math/bits"
 	"unicode/utf8"
 )
 
@@ -16,24 +17,18 @@ func encodePolicy(o policyObject) []byte {
 	content, evidence := o.Content, o.Evidence
 	o.Content, o.Evidence = "", nil
 	// Encoded without them, o ends in `"content":""}` and a newline:
-	// the content and the evidence go back in between.
-	head := encodeJSONSized(o, 8<<10)
+	// the content and the evidence go back in between, in the same
+	// buffer (the summary is a few KB; the content's escapes, a few %).
+	out := encodeJSONSized(o, 8<<10+len(content)*9/8)
 	tail := []byte(`""}` + "\n")
-	if !bytes.HasSuffix(head, tail) {
+	if !bytes.HasSuffix(out, tail) {
 		panic("api: a policy's JSON does not end with its content") // a field was added after Content
 	}
-	head = head[:len(head)-len(tail)]
-	var ev []byte
+	out = appendJSONString(out[:len(out)-len(tail)], content)
 	if len(evidence) > 0 {
-		ev = encodeJSON(evidence)
-		ev = ev[:len(ev)-1] // the newline
-	}
-	out := make([]byte, 0, len(head)+len(content)*9/8+64+len(ev)+len(`,"evidence":`))
-	out = append(out, head...)
-	out = appendJSONString(out, content)
-	if len(ev) > 0 {
+		ev := encodeJSON(evidence)
 		out = append(out, `,"evidence":`...)
-		out = append(out, ev...)
+		out = append(out, ev[:len(ev)-1]...) // without its newline
 	}
 	return append(out, '}', '\n')
 }
@@ -48,9 +43,14 @@ func appendJSONString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
-		if i+8 <= len(s) && plain8(load64(s, i)) {
-			i += 8
-			continue
+		if i+8 <= len(s) {
+			m := special8(load64(s, i))
+			if m == 0 {
+				i += 8
+				continue
+			}
+			// The lowest flagged byte is the first that needs a look.
+			i += bits.TrailingZeros64(m) >> 3
 		}
 		b := s[i]
 		if b < utf8.RuneSelf {
@@ -115,19 +115,18 @@ var jsonSafe = func() (t [utf8.RuneSelf]bool) {
 	return t
 }()
 
-// plain8 reports whether none of the eight bytes in v is a control
-// character, '"', '\' or non-ASCII. (x - 0x01...) &^ x has a byte's high
-// bit set where that byte of x is zero, or below such a byte: never when
-// no byte is, so the test has no false "plain".
-func plain8(v uint64) bool {
+// special8 has the high bit set of the first byte of the eight in v (in
+// little-endian order) that is a control character, '"', '\' or
+// non-ASCII, and is 0 when none is. Bits above that byte may be set
+// wrongly (a borrow carries upwards), never bits below it.
+func special8(v uint64) uint64 {
 	const (
 		ones  = 0x0101010101010101
 		highs = 0x8080808080808080
 	)
 	zeroIn := func(x uint64) uint64 { return (x - ones) &^ x }
-	special := v | // non-ASCII
-		(v - 0x20*ones) | // below 0x20 (for ASCII bytes: borrows only start at one)
+	return (v | // non-ASCII
+		(v - 0x20*ones) | // below 0x20
 		zeroIn(v^('"'*ones)) |
-		zeroIn(v^('\\'*ones))
-	return special&highs == 0
+		zeroIn(v^('\\'*ones))) & highs
 }

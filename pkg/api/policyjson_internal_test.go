@@ -54,6 +54,26 @@ func TestEncodePolicy(t *testing.T) {
 	}
 }
 
+// TestAppendJSONStringEveryByte: each byte value at each place of a
+// two-word run, among bytes just above and below what needs escaping, is
+// written as encoding/json writes it (the eight-byte test must not miss
+// one, nor skip past one).
+func TestAppendJSONStringEveryByte(t *testing.T) {
+	for _, fill := range []byte{' ', 'a', '~', '!', ']'} {
+		for b := range 256 {
+			for at := range 16 {
+				s := bytes.Repeat([]byte{fill}, 16)
+				s[at] = byte(b)
+				want, _ := json.Marshal(string(s)) // HTML escaping aside, the same
+				want = bytes.ReplaceAll(bytes.ReplaceAll(bytes.ReplaceAll(want, []byte(`\u003c`), []byte("<")), []byte(`\u003e`), []byte(">")), []byte(`\u0026`), []byte("&"))
+				if got := appendJSONString(nil, string(s)); !bytes.Equal(got, want) {
+					t.Fatalf("appendJSONString(%q) = %s, want %s", s, got, want)
+				}
+			}
+		}
+	}
+}
+
 // FuzzAppendJSONString: appendJSONString writes what encoding/json writes
 // (HTML escaping off) for any string, which decodes back to the string
 // (invalid UTF-8 aside).
