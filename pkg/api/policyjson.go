@@ -2,7 +2,9 @@ package api
 
 import (
 	"bytes"
+	"encoding/json"
 	"math/bits"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -17,14 +19,24 @@ func encodePolicy(o policyObject) []byte {
 	content, evidence := o.Content, o.Evidence
 	o.Content, o.Evidence = "", nil
 	// Encoded without them, o ends in `"content":""}` and a newline:
-	// the content and the evidence go back in between, in the same
-	// buffer (the summary is a few KB; the content's escapes, a few %).
-	out := encodeJSONSized(o, 8<<10+len(content)*9/8)
+	// the content and the evidence go back in between.
+	head := headBuffers.Get().(*bytes.Buffer)
+	defer headBuffers.Put(head)
+	head.Reset()
+	enc := json.NewEncoder(head)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(o); err != nil {
+		panic(err) // as in encodeJSONSized: our own types always encode
+	}
 	tail := []byte(`""}` + "\n")
-	if !bytes.HasSuffix(out, tail) {
+	if !bytes.HasSuffix(head.Bytes(), tail) {
 		panic("api: a policy's JSON does not end with its content") // a field was added after Content
 	}
-	out = appendJSONString(out[:len(out)-len(tail)], content)
+	// Sized for the content's escapes (a line break is two bytes, about 1 %
+	// of a document) with room to spare, so that it is allocated once.
+	out := make([]byte, 0, head.Len()+len(content)+len(content)/16+64)
+	out = append(out, head.Bytes()[:head.Len()-len(tail)]...)
+	out = appendJSONString(out, content)
 	if len(evidence) > 0 {
 		ev := encodeJSON(evidence)
 		out = append(out, `,"evidence":`...)
@@ -32,6 +44,10 @@ func encodePolicy(o policyObject) []byte {
 	}
 	return append(out, '}', '\n')
 }
+
+// headBuffers hold a policy's JSON without its content while encodePolicy
+// runs: the response is allocated once its size is known.
+var headBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // appendJSONString appends s as a JSON string exactly as encoding/json
 // writes it with HTML escaping off: `"` and `\` escaped, control
