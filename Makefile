@@ -47,6 +47,7 @@ test: dynamodb-local chromium
 FUZZ_TARGETS := ./pkg/policy:FuzzParseRequest \
                 ./pkg/api:FuzzListQuery \
                 ./pkg/api:FuzzGenerate \
+                ./pkg/api:FuzzAppendJSONString \
                 ./pkg/auth:FuzzParseAuthorization \
                 ./pkg/auth:FuzzCheckFormat
 FUZZTIME ?= 1m

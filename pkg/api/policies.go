@@ -114,9 +114,7 @@ func (s *server) handleGenerate(w http.ResponseWriter, r *http.Request) error {
 	p := info(r.Context()).principal
 	pol := store.NewPolicy(p.Account.ID, res, now)
 	location := "/v1/policies/" + pol.ID
-	// The content, a few escapes (JSON writes a line break as \n), and the
-	// summary with its flags and todos.
-	out := encodeJSONSized(policyObject{policySummary: summaryJSON(pol.Summary), Content: pol.Content}, len(pol.Content)*9/8+8<<10)
+	out := encodePolicy(policyObject{policySummary: summaryJSON(pol.Summary), Content: pol.Content})
 	quota := s.limits(p.Account.Plan).MonthlyGenerations
 	opt := store.CreateOptions{Quota: quota}
 	idem := idempotency(r.Context())
@@ -267,7 +265,7 @@ func (s *server) handleGet(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	writeJSON(w, http.StatusOK, "application/json", out)
+	writeBody(w, http.StatusOK, "application/json", encodePolicy(out))
 	return nil
 }
 

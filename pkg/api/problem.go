@@ -114,12 +114,13 @@ func writeJSON(w http.ResponseWriter, status int, contentType string, v any) {
 	writeBody(w, status, contentType, encodeJSON(v))
 }
 
-// encodeJSON is the one JSON encoding of response bodies.
+// encodeJSON is the one JSON encoding of response bodies (encodePolicy
+// writes the same bytes faster for a policy).
 func encodeJSON(v any) []byte { return encodeJSONSized(v, 0) }
 
 // encodeJSONSized is encodeJSON into a buffer of size bytes to begin with:
-// a policy's JSON is tens of KB, which a growing buffer would copy several
-// times on the way.
+// a policy's summary is several KB, which a growing buffer would copy
+// several times on the way.
 func encodeJSONSized(v any, size int) []byte {
 	buf := bytes.NewBuffer(make([]byte, 0, size))
 	enc := json.NewEncoder(buf)
