@@ -196,9 +196,7 @@ func (b *builder) jlabel(key string) string {
 }
 
 func (b *builder) labelOK3(k1, k2, k3 string) (string, bool) {
-	var buf [96]byte
-	v, ok := b.t.Labels[string(append(append(append(buf[:0], k1...), k2...), k3...))]
-	return v, ok
+	return b.lookupLabel(k1, k2, k3)
 }
 
 // labelSegsFor is the compiled label key.<jurisdiction> where the
@@ -748,13 +746,10 @@ func trimDot(s string) string {
 
 // jlabel3 is jlabel for the key k1+k2+k3.
 func (b *builder) jlabel3(k1, k2, k3 string) string {
-	var buf [96]byte
-	key := append(append(append(buf[:0], k1...), k2...), k3...)
-	n := len(key)
-	if v, ok := b.t.Labels[string(append(append(key, '.'), b.regime.ID...))]; ok {
+	if v, ok := b.lookupLabelFor(k1, k2, k3, b.regime.ID); ok {
 		return v
 	}
-	return b.t.Labels[string(key[:n])]
+	return b.label3(k1, k2, k3)
 }
 
 // genRetentionCategories gives each category its retention: the

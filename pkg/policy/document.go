@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unsafe"
 
 	"github.com/policygen/policygen/pkg/catalog"
 	"github.com/policygen/policygen/pkg/compliance"
@@ -223,6 +224,8 @@ type builder struct {
 	listSep, listLast, listLastOr, none string
 	// lawNames are the "law.<id>" labels of f.Laws, in their order.
 	lawNames []string
+	// labelCache makes repeated label lookups cheap (lookupLabel).
+	labelCache labelCache
 }
 
 // prepareWords looks up the words the builder uses most.
@@ -259,26 +262,72 @@ func (b *builder) reset() {
 }
 
 func (b *builder) label(key string) string {
-	return b.t.Labels[key]
+	v, _ := b.lookupLabel(key, "", "")
+	return v
 }
 
-// label2 and label3 look up the label whose key is the parts joined,
-// without building the key on the heap.
+// label2 and label3 look up the label whose key is the parts joined.
 func (b *builder) label2(k1, k2 string) string {
-	var buf [96]byte
-	return b.t.Labels[string(append(append(buf[:0], k1...), k2...))]
+	v, _ := b.lookupLabel(k1, k2, "")
+	return v
 }
 
 func (b *builder) label3(k1, k2, k3 string) string {
-	var buf [96]byte
-	return b.t.Labels[string(append(append(append(buf[:0], k1...), k2...), k3...))]
+	v, _ := b.lookupLabel(k1, k2, k3)
+	return v
 }
 
 // hasLabel2 reports whether the language has the label k1+k2.
 func (b *builder) hasLabel2(k1, k2 string) bool {
-	var buf [96]byte
-	_, ok := b.t.Labels[string(append(append(buf[:0], k1...), k2...))]
+	_, ok := b.lookupLabel(k1, k2, "")
 	return ok
+}
+
+// labelCache remembers a builder's label lookups. A document looks up a
+// few hundred labels, most of them several times (a category's or a
+// purpose's name in every table that lists it), and the language's table
+// holds thousands: hashing the joined key and probing that table was a
+// tenth of generation time. An entry is found by where its key parts'
+// bytes are (mostly the catalog's ids and the code's constants, which
+// stay put) and confirmed by comparing the parts themselves, so a part
+// that merely reuses freed memory is a miss, never a wrong label. A
+// pooled builder keeps the cache from one document to the next: labels
+// never change, and each entry records the wording it came from.
+type labelCache [labelCacheSize]labelEntry
+
+const labelCacheSize = 1024 // a power of two
+
+type labelEntry struct {
+	t              *Wording
+	k1, k2, k3, jk string
+	v              string
+	ok             bool
+}
+
+// lookupLabel is the language's label k1+k2+k3, through labelCache.
+func (b *builder) lookupLabel(k1, k2, k3 string) (string, bool) {
+	return b.lookupLabelFor(k1, k2, k3, "")
+}
+
+// lookupLabelFor is the label k1+k2+k3, or with j set the label
+// k1+k2+k3+"."+j (a jurisdiction's own wording), through labelCache.
+func (b *builder) lookupLabelFor(k1, k2, k3, j string) (string, bool) {
+	h := uint64(uintptr(unsafe.Pointer(unsafe.StringData(k2))))*0x9e3779b97f4a7c15 ^
+		uint64(uintptr(unsafe.Pointer(unsafe.StringData(k1))))*0xc2b2ae3d27d4eb4f ^
+		uint64(uintptr(unsafe.Pointer(unsafe.StringData(k3))))*0x165667b19e3779f9 ^
+		uint64(uintptr(unsafe.Pointer(unsafe.StringData(j))))*0x27d4eb2f165667c5
+	e := &b.labelCache[(h>>32)&(labelCacheSize-1)]
+	if e.t == b.t && e.k2 == k2 && e.k1 == k1 && e.k3 == k3 && e.jk == j {
+		return e.v, e.ok
+	}
+	var buf [96]byte
+	key := append(append(append(buf[:0], k1...), k2...), k3...)
+	if j != "" {
+		key = append(append(key, '.'), j...)
+	}
+	v, ok := b.t.Labels[string(key)]
+	*e = labelEntry{t: b.t, k1: k1, k2: k2, k3: k3, jk: j, v: v, ok: ok}
+	return v, ok
 }
 
 // str is s as one run of plain text.

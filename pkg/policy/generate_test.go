@@ -1265,3 +1265,73 @@ func TestEscapeMemo(t *testing.T) {
 		t.Errorf("memo lacks the catalog's service name %q", name)
 	}
 }
+
+// TestLabelCache: the builder's label cache (lookupLabel) answers as the
+// language's table does, on a first lookup and a repeated one, for key
+// parts that are copies of each other, for a jurisdiction's own wording
+// and after the builder changes language.
+func TestLabelCache(t *testing.T) {
+	lib, err := DefaultLibrary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	en := lib.Texts["en"]
+	var b builder
+	b.t = en
+	n := 0
+	for key, want := range en.Labels {
+		k1, k2, ok := strings.Cut(key, ".")
+		if !ok {
+			continue
+		}
+		k1 += "."
+		for round := range 2 {
+			if got := b.label2(k1, k2); got != want {
+				t.Fatalf("round %d: label2(%q, %q) = %q, want %q", round, k1, k2, got, want)
+			}
+			if got := b.label2(strings.Clone(k1), strings.Clone(k2)); got != want {
+				t.Fatalf("round %d: label2 of copies of %q, %q = %q, want %q", round, k1, k2, got, want)
+			}
+		}
+		n++
+	}
+	if n < 100 {
+		t.Fatalf("only %d labels tried", n)
+	}
+	if _, ok := b.lookupLabel("no.such.", "label", ""); ok {
+		t.Error("an unknown label was found")
+	}
+	// A jurisdiction's own wording: key.<id> where the language has it.
+	jn := 0
+	for key, want := range en.Labels {
+		base, j, ok := cutLast(key, ".")
+		if !ok || !strings.HasPrefix(base, "purpose.") || len(j) != 2 {
+			continue
+		}
+		if got, ok := b.lookupLabelFor("", base, "", j); !ok || got != want {
+			t.Errorf("lookupLabelFor(%q, %q) = %q, %v, want %q", base, j, got, ok, want)
+		}
+		jn++
+	}
+	if jn == 0 {
+		t.Error("no jurisdiction's own purpose wording was tried")
+	}
+	// Another wording: nothing cached for English may answer for it.
+	other := &Wording{Language: "xx", Labels: map[string]string{"table.service": "Dienst"}}
+	b.t = other
+	if got := b.label2("table.", "service"); got != "Dienst" {
+		t.Errorf("after a change of language, label2 = %q, want Dienst", got)
+	}
+	if got := b.label2("table.", "purpose"); got != "" {
+		t.Errorf("after a change of language, label2 found %q, a label the language lacks", got)
+	}
+}
+
+// cutLast is strings.Cut at the last sep.
+func cutLast(s, sep string) (before, after string, found bool) {
+	i := strings.LastIndex(s, sep)
+	if i < 0 {
+		return s, "", false
+	}
+	return s[:i], s[i+len(sep):], true
+}
