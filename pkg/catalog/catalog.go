@@ -47,6 +47,9 @@ type Catalog struct {
 	// many times per document.
 	serviceIndex, jurisdictionIndex, businessTypeIndex, purposeIndex,
 	dataCategoryIndex, serviceCategoryIndex map[string]int
+	// The catalog's own strings that spell a purpose's or a data
+	// category's id, by address (ptrIndex).
+	purposePtrs, dataCategoryPtrs ptrIndex
 }
 
 // Jurisdiction is a legal regime a document can target.
@@ -314,6 +317,9 @@ func Load(fsys fs.FS) (*Catalog, error) {
 	if err := c.validate(); err != nil {
 		return nil, err
 	}
+	strs := catalogStrings(&c)
+	c.purposePtrs = newPtrIndex(strs, c.purposeIndex)
+	c.dataCategoryPtrs = newPtrIndex(strs, c.dataCategoryIndex)
 	return &c, nil
 }
 
@@ -341,6 +347,9 @@ func lookup[T any](entries []T, index map[string]int, id string) (T, bool) {
 
 // PurposeIndex is the position of purpose id in Purposes, or -1.
 func (c *Catalog) PurposeIndex(id string) int {
+	if i, ok := c.purposePtrs.get(id); ok {
+		return i
+	}
 	if i, ok := c.purposeIndex[id]; ok {
 		return i
 	}
@@ -350,6 +359,9 @@ func (c *Catalog) PurposeIndex(id string) int {
 // DataCategoryIndex is the position of data category id in
 // DataCategories, or -1.
 func (c *Catalog) DataCategoryIndex(id string) int {
+	if i, ok := c.dataCategoryPtrs.get(id); ok {
+		return i
+	}
 	if i, ok := c.dataCategoryIndex[id]; ok {
 		return i
 	}

@@ -167,3 +167,55 @@ func TestLoadRejectsBadVocabulary(t *testing.T) {
 		})
 	}
 }
+
+// TestIndexes: the id lookups answer the same for the catalog's own
+// strings (found by address) and for copies of them (found by text), and
+// -1 for an unknown id.
+func TestIndexes(t *testing.T) {
+	c, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	hits := 0
+	for i, d := range c.DataCategories {
+		if got := c.DataCategoryIndex(d.ID); got != i {
+			t.Errorf("DataCategoryIndex(%q) = %d, want %d", d.ID, got, i)
+		}
+		if got := c.DataCategoryIndex(strings.Clone(d.ID)); got != i {
+			t.Errorf("DataCategoryIndex(copy of %q) = %d, want %d", d.ID, got, i)
+		}
+		if _, ok := c.dataCategoryPtrs.get(d.ID); ok {
+			hits++
+		}
+	}
+	for i, p := range c.Purposes {
+		if got := c.PurposeIndex(p.ID); got != i {
+			t.Errorf("PurposeIndex(%q) = %d, want %d", p.ID, got, i)
+		}
+		if got := c.PurposeIndex(strings.Clone(p.ID)); got != i {
+			t.Errorf("PurposeIndex(copy of %q) = %d, want %d", p.ID, got, i)
+		}
+	}
+	// References elsewhere in the catalog are registered too.
+	for _, bt := range c.BusinessTypes {
+		for _, id := range bt.DataCategories {
+			if pos, ok := c.dataCategoryPtrs.get(id); !ok || c.DataCategories[pos].ID != id {
+				t.Errorf("business type %s: category %q not registered by address (%d, %v)", bt.ID, id, pos, ok)
+			}
+		}
+		for _, id := range bt.Purposes {
+			if pos, ok := c.purposePtrs.get(id); !ok || c.Purposes[pos].ID != id {
+				t.Errorf("business type %s: purpose %q not registered by address (%d, %v)", bt.ID, id, pos, ok)
+			}
+		}
+	}
+	if hits != len(c.DataCategories) {
+		t.Errorf("%d of %d category ids registered by address", hits, len(c.DataCategories))
+	}
+	if _, ok := c.dataCategoryPtrs.get(strings.Clone(c.DataCategories[0].ID)); ok {
+		t.Error("a copy of an id was found by address")
+	}
+	if c.DataCategoryIndex("no-such-category") != -1 || c.PurposeIndex("no-such-purpose") != -1 {
+		t.Error("an unknown id has a position")
+	}
+}
