@@ -144,6 +144,9 @@ type segment struct {
 type literal struct {
 	md, html string
 	text     string // in escapeMemo, the string it escapes (kept alive)
+	// unsafe, in a memo of link addresses, says safeURL refuses text
+	// (md and html are then empty).
+	unsafe bool
 }
 
 // literalSegment is the segment of a literal run.
@@ -267,7 +270,11 @@ type compiledLibrary struct {
 	// escaped holds, by language, the escaped forms of text that reaches
 	// documents as whole plain runs (escapeMemo).
 	escaped map[string]*escapeMemo
-	memos   map[string]memoBuilder // until DefaultLibrary freezes them
+	// links holds, by language, link addresses the documents use as they
+	// are (the contents' fragments, the catalog's addresses) with their
+	// rendered forms: a memo of the same kind.
+	links map[string]*escapeMemo
+	memos map[string]memoBuilder // until DefaultLibrary freezes them
 	// conditions numbers every condition name the structures use.
 	conditions map[string]int
 	// requirements numbers every checklist requirement; requirementLaw
@@ -283,6 +290,7 @@ func (l *Library) compile(laws []compliance.Law) (*compiledLibrary, error) {
 		programs:     map[[2]string]*program{},
 		labels:       map[string]map[string][]segment{},
 		escaped:      map[string]*escapeMemo{},
+		links:        map[string]*escapeMemo{},
 		memos:        map[string]memoBuilder{},
 		conditions:   map[string]int{},
 		requirements: map[string]int{},

@@ -27,6 +27,8 @@ type Document struct {
 	// escaped is the language's escape memo (escapeMemo): the renderer
 	// copies what it holds instead of escaping it again.
 	escaped *escapeMemo
+	// links is the language's memo of link addresses (escapeMemo).
+	links *escapeMemo
 }
 
 // Evidence ties a checklist requirement to the section that satisfies it.
@@ -226,6 +228,10 @@ type builder struct {
 	lawNames []string
 	// labelCache makes repeated label lookups cheap (lookupLabel).
 	labelCache labelCache
+	// The last document's date, formatted (formatDate).
+	dateOf            time.Time
+	dateFmt, dateText string
+	dateDone          bool
 }
 
 // prepareWords looks up the words the builder uses most.
@@ -317,7 +323,7 @@ func (b *builder) lookupLabelFor(k1, k2, k3, j string) (string, bool) {
 		uint64(uintptr(unsafe.Pointer(unsafe.StringData(k3))))*0x165667b19e3779f9 ^
 		uint64(uintptr(unsafe.Pointer(unsafe.StringData(j))))*0x27d4eb2f165667c5
 	e := &b.labelCache[(h>>32)&(labelCacheSize-1)]
-	if e.t == b.t && e.k2 == k2 && e.k1 == k1 && e.k3 == k3 && e.jk == j {
+	if e.t == b.t && sameString(e.k2, k2) && sameString(e.k1, k1) && sameString(e.k3, k3) && sameString(e.jk, j) {
 		return e.v, e.ok
 	}
 	var buf [96]byte
@@ -328,6 +334,24 @@ func (b *builder) lookupLabelFor(k1, k2, k3, j string) (string, bool) {
 	v, ok := b.t.Labels[string(key)]
 	*e = labelEntry{t: b.t, k1: k1, k2: k2, k3: k3, jk: j, v: v, ok: ok}
 	return v, ok
+}
+
+// formatDate is the document's date in its language's format, formatted
+// again only when either differs from the builder's last document's
+// (most documents carry the template's date).
+func (b *builder) formatDate() string {
+	// == rather than Equal: the same instant in another location could
+	// format differently.
+	if !b.dateDone || b.dateOf != b.date || b.dateFmt != b.t.DateFormat {
+		b.dateOf, b.dateFmt, b.dateText, b.dateDone = b.date, b.t.DateFormat, b.date.Format(b.t.DateFormat), true
+	}
+	return b.dateText
+}
+
+// sameString is a == b, answered without comparing bytes when both are
+// the same memory (as labelCache's key parts usually are).
+func sameString(a, b string) bool {
+	return len(a) == len(b) && (unsafe.StringData(a) == unsafe.StringData(b) || a == b)
 }
 
 // str is s as one run of plain text.
@@ -472,7 +496,7 @@ func (b *builder) setVars() {
 	set := func(ph int, ins []Inline) { v[ph] = value{ins: ins, ok: true} }
 	set(phBusinessName, b.str(userText(req.BusinessName)))
 	set(phWebsiteURL, b.linkTo(req.WebsiteURL, req.WebsiteURL))
-	set(phEffectiveDate, b.str(b.date.Format(b.t.DateFormat)))
+	set(phEffectiveDate, b.str(b.formatDate()))
 	set(phTemplateVersion, b.str(TemplateVersion))
 	set(phRegion, b.str(b.label2("region.", f.Jurisdiction.ID)))
 	set(phDPOContact, b.str(userText(req.DPOContact)))

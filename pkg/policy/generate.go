@@ -150,7 +150,7 @@ func (st *state) compose(req Request) (*Document, *Facts, []compliance.Requireme
 	default:
 		b.esc = escNone
 	}
-	st.doc = Document{escaped: lib.compiled.escaped[req.Language]}
+	st.doc = Document{escaped: lib.compiled.escaped[req.Language], links: lib.compiled.links[req.Language]}
 	if err := b.build(p, st.applicable, &st.doc); err != nil {
 		var gap *GapError
 		if errors.As(err, &gap) {

@@ -874,6 +874,14 @@ func TestEffectiveDate(t *testing.T) {
 	if !strings.Contains(res.Content, "Last updated: 5 March 2027.") || res.Request.EffectiveDate != "2027-03-05" {
 		t.Errorf("effective date not used: %v", res.Request.EffectiveDate)
 	}
+	// And back: a pooled builder formats a date again when it changes.
+	req.EffectiveDate = ""
+	if res, err = Generate(req); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Content, "Last updated: "+templateDate.Format("2 January 2006")+".") {
+		t.Errorf("after a document with its own date, the next one does not carry the template date")
+	}
 }
 
 // TestEscaping renders hostile user strings in every format and checks
@@ -1239,7 +1247,7 @@ func TestEscapeMemo(t *testing.T) {
 				t.Fatal(err)
 			}
 			bare := *doc
-			bare.escaped = nil
+			bare.escaped, bare.links = nil, nil
 			without, _ := Render(&bare, format, "en")
 			if with != without {
 				t.Errorf("%s/%s/%s: the memo changes the output", req.Type, req.Jurisdiction, format)
@@ -1263,6 +1271,13 @@ func TestEscapeMemo(t *testing.T) {
 	}
 	if name := cat().Services[0].Name; len(name) >= memoMinLen && memo.get(name) == nil {
 		t.Errorf("memo lacks the catalog's service name %q", name)
+	}
+	// Link addresses: the catalog's, with what safeURL makes of them.
+	links := lib.compiled.links["en"]
+	u := cat().Services[0].PrivacyPolicyURL
+	want, ok := safeURL(u)
+	if l := links.get(u); l == nil || l.unsafe == ok || l.md != mdURL.Replace(want) || l.html != htmlEscape(want) {
+		t.Errorf("links.get(%q) = %+v, want the forms of %q", u, l, want)
 	}
 }
 

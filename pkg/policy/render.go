@@ -44,9 +44,10 @@ func appendRender(dst []byte, doc *Document, format, language string) ([]byte, e
 // renderer remembers the links it has checked (safeURL): a document
 // links to the same few addresses many times.
 type renderer struct {
-	seen [8]struct{ in, out string }
-	n    int
-	memo *escapeMemo // the document's (Document.escaped)
+	seen  [8]struct{ in, out string }
+	n     int
+	memo  *escapeMemo // the document's (Document.escaped)
+	links *escapeMemo // the document's (Document.links)
 }
 
 // escapeMemo holds the escaped forms of text that reaches documents as
@@ -147,6 +148,40 @@ func (m memoBuilder) addCatalog(c *catalog.Catalog) {
 	}
 	for _, r := range regions {
 		m.add(r.name)
+	}
+}
+
+// addLink remembers link address u with its rendered forms: the
+// Markdown link destination and the HTML attribute value of what safeURL
+// makes of it, or that safeURL refuses it.
+func (m memoBuilder) addLink(u string) {
+	if len(u) < memoMinLen || m[unsafe.StringData(u)] != nil {
+		return
+	}
+	out, ok := safeURL(u)
+	l := &literal{text: u, unsafe: !ok}
+	if ok {
+		l.md, l.html = mdURL.Replace(out), htmlEscape(out)
+	}
+	m[unsafe.StringData(u)] = l
+}
+
+// addCatalogLinks remembers the addresses the catalog holds.
+func (m memoBuilder) addCatalogLinks(c *catalog.Catalog) {
+	for i := range c.Services {
+		s := &c.Services[i]
+		m.addLink(s.PrivacyPolicyURL)
+		m.addLink(s.OptOutURL)
+		m.addLink(s.DPAURL)
+	}
+	for i := range c.Jurisdictions {
+		j := &c.Jurisdictions[i]
+		if j.Authority != nil {
+			m.addLink(j.Authority.URL)
+		}
+		for k := range j.Authorities {
+			m.addLink(j.Authorities[k].URL)
+		}
 	}
 }
 
@@ -384,6 +419,18 @@ func (r *renderer) appendMDInlines(b []byte, ins []Inline) []byte {
 			}
 			b = r.appendMDText(b, in.Text)
 		case Link:
+			if l := r.links.get(in.URL); l != nil {
+				if l.unsafe {
+					b = r.appendMDText(b, in.Text)
+					continue
+				}
+				b = append(b, '[')
+				b = r.appendMDText(b, in.Text)
+				b = append(b, "](<"...)
+				b = append(b, l.md...)
+				b = append(b, ">)"...)
+				continue
+			}
 			u, ok := r.safeURL(in.URL)
 			if !ok {
 				b = r.appendMDText(b, in.Text)
@@ -432,7 +479,7 @@ func (r *renderer) appendMDBlock(b []byte, ins []Inline) []byte {
 }
 
 func (r *renderer) markdown(b []byte, doc *Document) []byte {
-	r.memo = doc.escaped
+	r.memo, r.links = doc.escaped, doc.links
 	b = append(b, "# "...)
 	b = r.appendMDInlines(b, doc.Title)
 	for i := range doc.Blocks {
@@ -527,6 +574,18 @@ func (r *renderer) appendHTMLInlines(b []byte, ins []Inline) []byte {
 			}
 			b = r.appendHTMLText(b, in.Text)
 		case Link:
+			if l := r.links.get(in.URL); l != nil {
+				if l.unsafe {
+					b = r.appendHTMLText(b, in.Text)
+					continue
+				}
+				b = append(b, `<a href="`...)
+				b = append(b, l.html...)
+				b = append(b, `">`...)
+				b = r.appendHTMLText(b, in.Text)
+				b = append(b, "</a>"...)
+				continue
+			}
 			u, ok := r.safeURL(in.URL)
 			if !ok {
 				b = r.appendHTMLText(b, in.Text)
@@ -547,7 +606,7 @@ func (r *renderer) appendHTMLInlines(b []byte, ins []Inline) []byte {
 }
 
 func (r *renderer) html(b []byte, doc *Document, language string) []byte {
-	r.memo = doc.escaped
+	r.memo, r.links = doc.escaped, doc.links
 	b = append(b, `<article class="policy" lang="`...)
 	b = appendHTMLEscape(b, language)
 	b = append(b, "\">\n<h1>"...)
