@@ -90,6 +90,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	logHandler := slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level})
 	logger := slog.New(logHandler)
 
+	backend.ServerGC(getenv)
 	st, err := backend.Open(ctx, *spec)
 	if err != nil {
 		return err

@@ -9,9 +9,12 @@ import (
 	"testing"
 	"time"
 
+	bbolt "go.etcd.io/bbolt"
+
 	"github.com/policygen/policygen/pkg/account"
 	"github.com/policygen/policygen/pkg/ids"
 	"github.com/policygen/policygen/pkg/store"
+	"github.com/policygen/policygen/pkg/store/internal/content"
 	"github.com/policygen/policygen/pkg/store/storetest"
 )
 
@@ -143,3 +146,37 @@ func openBench(b *testing.B) store.Store {
 func BenchmarkCreatePolicy(b *testing.B) { storetest.BenchmarkCreatePolicy(b, openBench) }
 func BenchmarkListPolicies(b *testing.B) { storetest.BenchmarkListPolicies(b, openBench) }
 func BenchmarkGetPolicy(b *testing.B)    { storetest.BenchmarkGetPolicy(b, openBench) }
+
+// TestReadsEarlierContent: files written before the store switched to
+// content.CompressFast hold Compress's encoding, and those policies still
+// read.
+func TestReadsEarlierContent(t *testing.T) {
+	st, err := Open(filepath.Join(t.TempDir(), "policygen.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctx := t.Context()
+	a := account.Account{ID: ids.New(ids.Account), Email: "a@example.com", Plan: account.Agency, CreatedAt: time.Now().UTC()}
+	if err := st.CreateAccount(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	p := store.Policy{Summary: store.Summary{ID: ids.New(ids.Policy), AccountID: a.ID, CreatedAt: a.CreatedAt}, Content: "new"}
+	if err := st.CreatePolicy(ctx, p, store.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	const old = "# Privacy Policy\nWritten with Compress.\n"
+	packed, err := content.Compress(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = st.db.Update(func(tx *bbolt.Tx) error {
+		return tx.Bucket(bucketContents).Bucket([]byte(a.ID)).Put([]byte(p.ID), packed)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := st.Policy(ctx, a.ID, p.ID); err != nil || got.Content != old {
+		t.Errorf("Policy = %q, %v; want %q", got.Content, err, old)
+	}
+}

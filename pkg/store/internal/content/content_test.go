@@ -24,29 +24,38 @@ func TestRoundTrip(t *testing.T) {
 		"large":     strings.Repeat("personal data is processed lawfully. ", 10000),
 	}
 	for name, s := range tests {
-		t.Run(name, func(t *testing.T) {
-			b, err := Compress(s)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := Decompress(b)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != s {
-				t.Errorf("round trip changed %d bytes into %d", len(s), len(got))
-			}
-		})
+		for cname, compress := range compressors {
+			t.Run(name+"/"+cname, func(t *testing.T) {
+				b, err := compress(s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := Decompress(b)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got != s {
+					t.Errorf("round trip changed %d bytes into %d", len(s), len(got))
+				}
+			})
+		}
 	}
 }
+
+// compressors are the ways to write content that Decompress reads alone.
+var compressors = map[string]func(string) ([]byte, error){"Compress": Compress, "CompressFast": CompressFast}
 
 func TestConcurrentUse(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range 8 {
 		wg.Go(func() {
 			s := strings.Repeat(string(rune('a'+i)), 1000+i)
+			compress := Compress
+			if i%2 == 1 {
+				compress = CompressFast
+			}
 			for range 50 {
-				b, err := Compress(s)
+				b, err := compress(s)
 				if err != nil {
 					t.Error(err)
 					return
@@ -62,14 +71,24 @@ func TestConcurrentUse(t *testing.T) {
 }
 
 func TestDecompressRejectsGarbage(t *testing.T) {
-	good, err := Compress("# Privacy Policy\nWe process personal data.\n")
-	if err != nil {
-		t.Fatal(err)
+	bad := [][]byte{nil, []byte("not gzip"), {0x1f, 0x8b, 8, 0, 0}, {encZstd2, 1, 2, 3}, {encS2a, 0}, {encS2b, 0, 0, 0, 0, 0xff}, {0x08, 0}}
+	for cname, compress := range compressors {
+		good, err := compress("# Privacy Policy\nWe process personal data.\n")
+		if err != nil {
+			t.Fatal(err)
+		}
+		bad = append(bad, good[:len(good)-3])
+		for i := 1; i < len(good); i++ {
+			// Zstandard's frame header has bits a decoder ignores; S2's
+			// checksum covers every byte of it.
+			if cname == "CompressFast" || i == len(good)/2 {
+				flipped := bytes.Clone(good)
+				flipped[i] ^= 0xff
+				bad = append(bad, flipped)
+			}
+		}
 	}
-	truncated := good[:len(good)-3]
-	flipped := bytes.Clone(good)
-	flipped[len(flipped)/2] ^= 0xff
-	for _, b := range [][]byte{nil, []byte("not gzip"), {0x1f, 0x8b, 8, 0, 0}, {encZstd2, 1, 2, 3}, truncated, flipped, {0x06, 0}} {
+	for _, b := range bad {
 		if _, err := Decompress(b); err == nil {
 			t.Errorf("Decompress(%q) succeeded", b)
 		}
@@ -108,6 +127,10 @@ func TestEncodings(t *testing.T) {
 		}
 		if b[0] != want {
 			t.Errorf("Compress(%q) wrote encoding 0x%02x, want 0x%02x", text, b[0], want)
+		}
+		wantFast := want - encZstd1 + encS2a
+		if b, err := CompressFast(text); err != nil || b[0] != wantFast {
+			t.Errorf("CompressFast(%q) wrote encoding 0x%02x (%v), want 0x%02x", text, b[0], err, wantFast)
 		}
 	}
 	doc, err := os.ReadFile("../../../policy/testdata/eu-ecommerce.md.golden")
@@ -164,20 +187,23 @@ func TestDelta(t *testing.T) {
 	}
 }
 
-// TestDictionaryCompresses: the point of dict1 is a policy in a KB or two.
+// TestDictionaryCompresses: the point of dict1 is a policy in a KB or two
+// (CompressFast: three or four).
 func TestDictionaryCompresses(t *testing.T) {
 	for _, name := range []string{"eu-ecommerce", "uk-shop", "us-ca-marketplace"} {
 		doc, err := os.ReadFile("../../../policy/testdata/" + name + ".md.golden")
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := Compress(string(doc))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("%s: %d bytes -> %d (encoding 0x%02x)", name, len(doc), len(b), b[0])
-		if len(b) > 2560 {
-			t.Errorf("%s: %d bytes of Markdown compressed to %d, want at most 2.5 KB", name, len(doc), len(b))
+		for cname, limit := range map[string]int{"Compress": 2560, "CompressFast": 3584} {
+			b, err := compressors[cname](string(doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s %s: %d bytes -> %d (encoding 0x%02x)", cname, name, len(doc), len(b), b[0])
+			if len(b) > limit {
+				t.Errorf("%s %s: %d bytes of Markdown compressed to %d, want at most %d", cname, name, len(doc), len(b), limit)
+			}
 		}
 	}
 }
@@ -195,19 +221,36 @@ func BenchmarkCompress(b *testing.B) {
 	}
 }
 
-func BenchmarkDecompress(b *testing.B) {
+func BenchmarkCompressFast(b *testing.B) {
 	doc, err := os.ReadFile("../../../policy/testdata/eu-ecommerce.md.golden")
-	if err != nil {
-		b.Fatal(err)
-	}
-	c, err := Compress(string(doc))
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Decompress(c); err != nil {
+		if _, err := CompressFast(string(doc)); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+func BenchmarkDecompress(b *testing.B) {
+	doc, err := os.ReadFile("../../../policy/testdata/eu-ecommerce.md.golden")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, cname := range []string{"Compress", "CompressFast"} {
+		c, err := compressors[cname](string(doc))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(cname, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Decompress(c); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
