@@ -87,10 +87,15 @@ func (m memoBuilder) add(s string) {
 	}
 }
 
-// addEscaped remembers s with its escaped forms already worked out.
+// addEscaped remembers s with its escaped forms already worked out, and
+// s without its first byte: capFirst and lowerFirst split a run there and
+// pass the rest on as it is.
 func (m memoBuilder) addEscaped(s string, lit *literal) {
 	if l := m[unsafe.StringData(s)]; l == nil || len(l.text) < len(s) {
 		m[unsafe.StringData(s)] = &literal{text: s, md: lit.md, html: lit.html}
+	}
+	if rest := s[1:]; len(rest) >= memoMinLen && m[unsafe.StringData(rest)] == nil { // splitFirst's rest
+		m[unsafe.StringData(rest)] = &literal{text: rest, md: mdEscape(rest), html: htmlEscape(rest)}
 	}
 }
 
