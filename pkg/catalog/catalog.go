@@ -347,22 +347,22 @@ func lookup[T any](entries []T, index map[string]int, id string) (T, bool) {
 
 // PurposeIndex is the position of purpose id in Purposes, or -1.
 func (c *Catalog) PurposeIndex(id string) int {
-	if i, ok := c.purposePtrs.get(id); ok {
-		return i
-	}
-	if i, ok := c.purposeIndex[id]; ok {
-		return i
-	}
-	return -1
+	return position(&c.purposePtrs, c.purposeIndex, id)
 }
 
 // DataCategoryIndex is the position of data category id in
 // DataCategories, or -1.
 func (c *Catalog) DataCategoryIndex(id string) int {
-	if i, ok := c.dataCategoryPtrs.get(id); ok {
+	return position(&c.dataCategoryPtrs, c.dataCategoryIndex, id)
+}
+
+// position is id's entry position: by address among the catalog's own
+// strings, else by text, else -1.
+func position(ptrs *ptrIndex, index map[string]int, id string) int {
+	if i, ok := ptrs.get(id); ok {
 		return i
 	}
-	if i, ok := c.dataCategoryIndex[id]; ok {
+	if i, ok := index[id]; ok {
 		return i
 	}
 	return -1

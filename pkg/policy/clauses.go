@@ -100,25 +100,9 @@ func DefaultLibrary() (*Library, error) {
 			lib, libErr = nil, err
 			return
 		}
-		if lib.compiled, libErr = lib.compile(laws); libErr != nil {
+		if lib.compiled, libErr = lib.compile(laws, cat()); libErr != nil {
 			lib = nil
-			return
 		}
-		for lang, m := range lib.compiled.memos {
-			m.addCatalog(cat())
-			lib.compiled.escaped[lang] = m.freeze()
-			links := memoBuilder{}
-			for key, p := range lib.compiled.programs {
-				if key[1] == lang {
-					for i := range p.sections {
-						links.addLink(p.sections[i].href)
-					}
-				}
-			}
-			links.addCatalogLinks(cat())
-			lib.compiled.links[lang] = links.freeze()
-		}
-		lib.compiled.memos = nil
 	})
 	return lib, libErr
 }

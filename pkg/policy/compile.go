@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/policygen/policygen/pkg/catalog"
 	"github.com/policygen/policygen/pkg/compliance"
 )
 
@@ -274,7 +275,6 @@ type compiledLibrary struct {
 	// are (the contents' fragments, the catalog's addresses) with their
 	// rendered forms: a memo of the same kind.
 	links map[string]*escapeMemo
-	memos map[string]memoBuilder // until DefaultLibrary freezes them
 	// conditions numbers every condition name the structures use.
 	conditions map[string]int
 	// requirements numbers every checklist requirement; requirementLaw
@@ -284,14 +284,14 @@ type compiledLibrary struct {
 	laws           []string // law ids, in compliance.Laws order
 }
 
-// compile derives the compiled library from l and the checklists.
-func (l *Library) compile(laws []compliance.Law) (*compiledLibrary, error) {
+// compile derives the compiled library from l and the checklists, with
+// the escape memos of cat's text (escapeMemo).
+func (l *Library) compile(laws []compliance.Law, cat *catalog.Catalog) (*compiledLibrary, error) {
 	c := &compiledLibrary{
 		programs:     map[[2]string]*program{},
 		labels:       map[string]map[string][]segment{},
 		escaped:      map[string]*escapeMemo{},
 		links:        map[string]*escapeMemo{},
-		memos:        map[string]memoBuilder{},
 		conditions:   map[string]int{},
 		requirements: map[string]int{},
 	}
@@ -333,7 +333,10 @@ func (l *Library) compile(laws []compliance.Law) (*compiledLibrary, error) {
 		for _, v := range t.Sections { // headings, and their entries in the contents
 			memo.add(v)
 		}
-		c.memos[lang] = memo
+		memo.addCatalog(cat)
+		c.escaped[lang] = memo.freeze()
+		links := memoBuilder{}
+		links.addCatalogLinks(cat)
 		for typ, s := range l.Structures {
 			p := &program{title: t.Titles[typ], sections: make([]compiledSection, len(s.Sections))}
 			for i, sec := range s.Sections {
@@ -363,9 +366,11 @@ func (l *Library) compile(laws []compliance.Law) (*compiledLibrary, error) {
 					cs.clauses[j] = cc
 				}
 				p.sections[i] = cs
+				links.addLink(cs.href)
 			}
 			c.programs[[2]string{typ, lang}] = p
 		}
+		c.links[lang] = links.freeze()
 	}
 	return c, nil
 }

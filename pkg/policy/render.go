@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
 	"unsafe"
 
@@ -95,7 +94,13 @@ func (m memoBuilder) addEscaped(s string, lit *literal) {
 		m[unsafe.StringData(s)] = &literal{text: s, md: lit.md, html: lit.html}
 	}
 	if rest := s[1:]; len(rest) >= memoMinLen && m[unsafe.StringData(rest)] == nil { // splitFirst's rest
-		m[unsafe.StringData(rest)] = &literal{text: rest, md: mdEscape(rest), html: htmlEscape(rest)}
+		l := &literal{text: rest}
+		if c := s[0]; !mdSpecialByte[c] && htmlEscapeIndex[c] == 0 {
+			l.md, l.html = lit.md[1:], lit.html[1:] // the first byte was copied as it is
+		} else {
+			l.md, l.html = mdEscape(rest), htmlEscape(rest)
+		}
+		m[unsafe.StringData(rest)] = l
 	}
 }
 
@@ -222,9 +227,9 @@ func (r *renderer) safeURL(u string) (string, bool) {
 	return out, ok
 }
 
-// fastSafeURL answers safeURL without parsing for the links documents are
-// made of: a fragment of the table of contents, or an address the catalog
-// holds (known is false otherwise).
+// fastSafeURL answers safeURL without parsing for a fragment of the
+// table of contents (known is false otherwise). The catalog's addresses
+// are in the link memo (Document.links).
 func fastSafeURL(u string) (out string, ok, known bool) {
 	if len(u) > 1 && u[0] == '#' {
 		for i := 1; i < len(u); i++ {
@@ -235,43 +240,8 @@ func fastSafeURL(u string) (out string, ok, known bool) {
 		}
 		return u, true, true
 	}
-	if out, ok := catalogURLs()[u]; ok {
-		return out, out != "", true
-	}
 	return "", false, false
 }
-
-// catalogURLs maps every address the catalog holds (services' policies,
-// supervisory authorities) to safeURL's answer for it ("" if unsafe),
-// worked out once.
-var catalogURLs = sync.OnceValue(func() map[string]string {
-	m := map[string]string{}
-	add := func(u string) {
-		if u == "" {
-			return
-		}
-		if _, done := m[u]; done {
-			return
-		}
-		out, _ := safeURL(u)
-		m[u] = out
-	}
-	c := cat()
-	for _, s := range c.Services {
-		add(s.PrivacyPolicyURL)
-		add(s.OptOutURL)
-		add(s.DPAURL)
-	}
-	for _, j := range c.Jurisdictions {
-		if j.Authority != nil {
-			add(j.Authority.URL)
-		}
-		for _, a := range j.Authorities {
-			add(a.URL)
-		}
-	}
-	return m
-})
 
 // mdSpecial are the characters that can start Markdown (CommonMark + GFM)
 // inline syntax: emphasis, code, links, raw HTML, entities, tables,
