@@ -163,7 +163,7 @@ func CompressFast(s string) ([]byte, error) {
 	block := d.s2().Encode((*scratch)[:n], text)
 	out := make([]byte, 5, 5+len(block))
 	out[0] = d.encS2
-	binary.BigEndian.PutUint32(out[1:], crc32.Checksum(text, castagnoli))
+	binary.BigEndian.PutUint32(out[1:], crc32.Checksum(text, crc32.MakeTable(crc32.Castagnoli)))
 	out = append(out, block...)
 	if cap(*scratch) <= 1<<20 { // a rare huge text's buffer is not kept
 		s2Buffers.Put(scratch)
@@ -171,10 +171,10 @@ func CompressFast(s string) ([]byte, error) {
 	return out, nil
 }
 
-var (
-	castagnoli = crc32.MakeTable(crc32.Castagnoli)
-	s2Buffers  sync.Pool // *[]byte, CompressFast's scratch
-)
+// s2Buffers hold CompressFast's scratch (*[]byte). The CRC-32C table is
+// asked of hash/crc32 where it is used (MakeTable builds it once, on first
+// use), not made at package init, which every function's cold start runs.
+var s2Buffers sync.Pool
 
 func dictionaryFor(s string) *dictionary {
 	if strings.Contains(s, "California") || strings.Contains(s, "CCPA") || strings.Contains(s, `"US-CA"`) {
@@ -273,7 +273,7 @@ func decompress(b []byte, base *string) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("decompress content: %w", err)
 		}
-		if crc32.Checksum(text, castagnoli) != binary.BigEndian.Uint32(b[1:]) {
+		if crc32.Checksum(text, crc32.MakeTable(crc32.Castagnoli)) != binary.BigEndian.Uint32(b[1:]) {
 			return "", errors.New("decompress content: checksum mismatch")
 		}
 		return unsafe.String(unsafe.SliceData(text), len(text)), nil // text is not kept elsewhere
