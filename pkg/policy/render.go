@@ -50,17 +50,19 @@ type renderer struct {
 }
 
 // escapeMemo holds the escaped forms of text that reaches documents as
-// whole plain runs (the clause library's labels, the catalog's
-// descriptions of services and the names of countries), computed once
-// when the library is compiled: most of a document's text is such runs.
-// It is keyed by the string's memory, not its content: the builder passes
-// these strings on as they are, so the renderer finds each by its address
-// and length in an open-addressed table, where hashing and comparing the
-// text would cost about as much as escaping it. Any other run (the
-// business's own text, a run cut from a label) is escaped as it is
-// rendered; either way the output is the same. The memo keeps every
-// string it holds alive, so no other string can come to occupy the same
-// memory.
+// whole plain runs (the clause library's labels and section headings,
+// each with the rest after its first byte, which capitalisation splits
+// off; the catalog's descriptions of services; the names of countries),
+// computed once when the library is compiled: most of a document's text
+// is such runs. A memo of the same kind holds link addresses
+// (Document.links). It is keyed by the string's memory, not its content:
+// the builder passes these strings on as they are, so the renderer finds
+// each by its address and length in an open-addressed table, where
+// hashing and comparing the text would cost about as much as escaping it.
+// Any other run (the business's own text, a copy of a label) is escaped
+// as it is rendered; either way the output is the same. The memo keeps
+// every string it holds alive, so the same address and length always mean
+// the same bytes.
 type escapeMemo struct {
 	slots []memoSlot // a power of two long, at most half full
 }
