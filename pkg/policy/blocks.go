@@ -355,18 +355,19 @@ func genServices(b *builder) {
 		if s.ProviderCountry != "" {
 			provider = append(provider, ", ", b.country(s.ProviderCountry))
 		}
-		t.row(b.str(s.Name), b.strs(provider...), b.str(s.Purpose), b.categoryNames(b.f.received(s.ID)),
+		t.row(b.str(s.Name), b.strs(provider...), b.str(s.Purpose), b.categoryNames(b.f.received(i)),
 			b.role(s), b.link(s.PrivacyPolicyURL))
 	}
 	b.emit(t.block())
 }
 
-// received lists, in catalog order, the data categories the service
-// receives here (a host only what the website collects).
-func (f *Facts) received(id string) []string {
+// received lists, in catalog order, the data categories the service at
+// position i of f.Services receives here (a host only what the website
+// collects).
+func (f *Facts) received(i int) []string {
 	out := f.scr.scratch[:0]
-	for _, c := range f.Categories {
-		if slices.Contains(c.Recipients, id) {
+	for k := range f.Categories {
+		if c := &f.Categories[k]; c.recipientSet.has(i) {
 			out = append(out, c.ID)
 		}
 	}
@@ -677,26 +678,26 @@ func genCookiePurposes(b *builder) {
 	} else {
 		l.add(b.str(b.label("cookie.purposes.strictlyNecessary.plain")))
 	}
-	for _, p := range b.f.Purposes {
-		if slices.Contains(cookiePurposes, p.ID) && b.f.cookiesServe(p.ID) {
+	for i := range b.f.Purposes {
+		if p := &b.f.Purposes[i]; slices.Contains(cookiePurposes, p.ID) && b.f.cookiesServe(p) {
 			l.add(b.strs(b.label2("purpose.", p.ID), "."))
 		}
 	}
 	l.emit()
 }
 
-// cookiesServe reports whether some cookie may be set for purpose: a
+// cookiesServe reports whether some cookie may be set for purpose p: a
 // service used for it that sets cookies or may set them, or analytics
 // with no named tool. A purpose served only by cookieless tools (such as
 // Plausible) is not a purpose of cookies, and saying so would contradict
 // the services table.
-func (f *Facts) cookiesServe(purpose string) bool {
-	if purpose == "analytics" && f.AnalyticsCookiesAssumed {
+func (f *Facts) cookiesServe(p *PurposeFact) bool {
+	if p.ID == "analytics" && f.AnalyticsCookiesAssumed {
 		return true
 	}
 	for i := range f.Services {
 		s := &f.Services[i]
-		if (s.SetsCookiesKnown() || s.CookiesUnknown()) && slices.Contains(s.Purposes, purpose) {
+		if (s.SetsCookiesKnown() || s.CookiesUnknown()) && s.purposeSet.has(p.pos) {
 			return true
 		}
 	}
@@ -726,7 +727,7 @@ func genRetentionPurposes(b *builder) {
 		// What a provider keeps for the purpose, as it states it.
 		for i := range b.f.Services {
 			s := &b.f.Services[i]
-			if s.Retention != "" && slices.Contains(s.Purposes, p.ID) {
+			if s.Retention != "" && s.purposeSet.has(p.pos) {
 				period = append(period, b.str(" "), b.labelInlines("retention.service",
 					extra{phService, b.str(s.Name)}, extra{phRetention, b.str(s.Retention)}))
 			}
@@ -763,7 +764,7 @@ func genRetentionCategories(b *builder) {
 		shorts := sb[:0]
 		var only string
 		for _, p := range b.f.Purposes {
-			if slices.Contains(c.Purposes, p.ID) {
+			if c.purposeSet.has(p.pos) {
 				shorts = append(shorts, b.label3("purpose.", p.ID, ".short"))
 				only = b.jlabel3("purpose.", p.ID, ".retention")
 			}
@@ -784,21 +785,23 @@ func genRetentionCategories(b *builder) {
 
 // ccpaGroup is one statutory CCPA category and what the facts say about it.
 type ccpaGroup struct {
-	letter      string
-	categories  []string
-	sources     []string
-	purposes    []string
-	soldTo      []string // service categories of third-party recipients
-	soldFor     []string // purposes of those recipients
-	disclosed   []string // service categories of service-provider recipients
-	discloseFor []string // purposes of those recipients
+	letter     string
+	categories []string
+	sources    []string
+	purposes   posSet   // catalog positions
+	soldTo     []string // service categories of third-party recipients
+	soldFor    posSet   // purposes of those recipients
+	disclosed  []string // service categories of service-provider recipients
+	// discloseFor are the purposes of those recipients.
+	discloseFor posSet
 }
 
 var ccpaLetters = []string{"A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L", "other"}
 
-// ccpaGroups are the statutory CCPA categories the facts hold, worked out
-// once per document (three generators read them). A pooled builder keeps
-// each group's slices for the next document.
+// ccpaGroups are the statutory CCPA categories the facts hold, in the
+// order of ccpaLetters, worked out once per document (three generators
+// read them). A pooled builder keeps each group's slices for the next
+// document.
 func (b *builder) ccpaGroups() []ccpaGroup {
 	if b.ccpaDone {
 		return b.ccpa
@@ -813,40 +816,62 @@ func (b *builder) ccpaGroups() []ccpaGroup {
 		}
 		g := &groups[len(groups)-1]
 		g.letter = letter
-		g.categories, g.sources, g.purposes = g.categories[:0], g.sources[:0], g.purposes[:0]
-		g.soldTo, g.soldFor, g.disclosed, g.discloseFor = g.soldTo[:0], g.soldFor[:0], g.disclosed[:0], g.discloseFor[:0]
-		for _, c := range b.f.Categories {
-			if !slices.Contains(c.CCPA, letter) {
+		g.categories, g.sources, g.soldTo, g.disclosed = g.categories[:0], g.sources[:0], g.soldTo[:0], g.disclosed[:0]
+		g.purposes.reset()
+		g.soldFor.reset()
+		g.discloseFor.reset()
+	}
+	for ci := range b.f.Categories {
+		c := &b.f.Categories[ci]
+		for _, letter := range c.CCPA {
+			gi := slices.Index(ccpaLetters, letter)
+			if gi < 0 {
 				continue
+			}
+			g := &groups[gi]
+			if n := len(g.categories); n > 0 && g.categories[n-1] == c.ID {
+				continue // a letter listed twice
 			}
 			g.categories = append(g.categories, c.ID)
 			g.sources = addUnique(g.sources, c.Sources...)
-			g.purposes = addUnique(g.purposes, c.Purposes...)
-			for _, id := range c.Recipients {
-				s := b.f.service(id)
-				cat := b.label2("serviceCategory.", s.Category)
+			g.purposes.union(&c.purposeSet)
+			for si := c.recipientSet.next(0); si >= 0; si = c.recipientSet.next(si + 1) {
+				s := &b.f.Services[si]
+				cat := b.serviceCategory(si)
 				if s.SellsOrShares {
 					g.soldTo = addUnique(g.soldTo, cat)
-					g.soldFor = addUnique(g.soldFor, s.Purposes...)
+					g.soldFor.union(&s.purposeSet)
 				} else {
 					g.disclosed = addUnique(g.disclosed, cat)
-					g.discloseFor = addUnique(g.discloseFor, s.Purposes...)
+					g.discloseFor.union(&s.purposeSet)
 				}
 			}
 		}
-		if len(g.categories) == 0 {
-			groups = groups[:len(groups)-1] // the slot serves the next letter
-			continue
-		}
-		slices.Sort(g.sources)
 	}
-	b.ccpa = groups
-	return groups
+	// Drop the letters no category falls in, keeping the order; a
+	// dropped slot moves back, its storage kept for the next document.
+	n := 0
+	for i := range groups {
+		if len(groups[i].categories) > 0 {
+			groups[n], groups[i] = groups[i], groups[n]
+			slices.Sort(groups[n].sources)
+			n++
+		}
+	}
+	b.ccpa = groups[:n]
+	return b.ccpa
 }
 
-func (f *Facts) service(id string) *ServiceFact {
-	i := slices.IndexFunc(f.Services, func(s ServiceFact) bool { return s.ID == id })
-	return &f.Services[i]
+// serviceCategory is the name of the category of the service at position
+// i of the facts' services, looked up once per document.
+func (b *builder) serviceCategory(i int) string {
+	for len(b.serviceCats) <= i {
+		b.serviceCats = append(b.serviceCats, "")
+	}
+	if b.serviceCats[i] == "" {
+		b.serviceCats[i] = b.label2("serviceCategory.", b.f.Services[i].Category)
+	}
+	return b.serviceCats[i]
 }
 
 // semicolons lists items separated by "; ".
@@ -865,10 +890,10 @@ func (b *builder) semicolons(items []string) []Inline {
 }
 
 // ccpaPurposeNames names, in CCPA terms and catalog order, the purposes
-// among ids.
-func (b *builder) ccpaPurposeNames(ids []string, dst []string) []string {
+// in set.
+func (b *builder) ccpaPurposeNames(set *posSet, dst []string) []string {
 	for _, p := range b.f.Purposes {
-		if slices.Contains(ids, p.ID) {
+		if set.has(p.pos) {
 			dst = addUnique(dst, b.label3("purpose.", p.ID, ".ccpa"))
 		}
 	}
@@ -893,7 +918,7 @@ func genCCPACategories(b *builder) {
 			srcs = append(srcs, b.label2("source.", s))
 		}
 		var pb [32]string
-		ps := b.ccpaPurposeNames(g.purposes, pb[:0])
+		ps := b.ccpaPurposeNames(&g.purposes, pb[:0])
 		sold := b.str(b.label("ccpa.soldShared.no"))
 		if len(g.soldTo) > 0 {
 			sold = b.labelInlines("ccpa.soldShared.yes", extra{phRecipients, b.join(g.soldTo)})
@@ -911,7 +936,7 @@ func genCCPASensitive(b *builder) {
 			continue
 		}
 		var pb [32]string
-		ps := b.ccpaPurposeNames(c.Purposes, pb[:0])
+		ps := b.ccpaPurposeNames(&c.purposeSet, pb[:0])
 		name := b.label2("ccpa.sensitive.", c.ID)
 		if name == "" {
 			name = b.label2("category.", c.ID)
@@ -927,7 +952,7 @@ func genCCPASold(b *builder) {
 	for _, g := range b.ccpaGroups() {
 		if len(g.soldTo) > 0 {
 			var pb [32]string
-			t.row(b.str(b.label2("ccpa.", g.letter)), b.join(g.soldTo), b.semicolons(b.ccpaPurposeNames(g.soldFor, pb[:0])))
+			t.row(b.str(b.label2("ccpa.", g.letter)), b.join(g.soldTo), b.semicolons(b.ccpaPurposeNames(&g.soldFor, pb[:0])))
 		}
 	}
 	b.emit(t.block())
@@ -939,7 +964,7 @@ func genCCPADisclosed(b *builder) {
 	for _, g := range b.ccpaGroups() {
 		if len(g.disclosed) > 0 {
 			var pb [32]string
-			t.row(b.str(b.label2("ccpa.", g.letter)), b.join(g.disclosed), b.semicolons(b.ccpaPurposeNames(g.discloseFor, pb[:0])))
+			t.row(b.str(b.label2("ccpa.", g.letter)), b.join(g.disclosed), b.semicolons(b.ccpaPurposeNames(&g.discloseFor, pb[:0])))
 		}
 	}
 	if len(t.rows) == 0 {
@@ -978,11 +1003,12 @@ func genCCPASources(b *builder) {
 func genUSShared(b *builder) {
 	var t table
 	b.newTable(&t, "category", "thirdParties")
-	for _, c := range b.f.Categories {
+	for i := range b.f.Categories {
+		c := &b.f.Categories[i]
 		var tb [16]string
 		to := tb[:0]
-		for _, id := range c.SoldShared {
-			to = addUnique(to, b.label2("serviceCategory.", b.f.service(id).Category))
+		for si := c.soldSet.next(0); si >= 0; si = c.soldSet.next(si + 1) {
+			to = addUnique(to, b.serviceCategory(si))
 		}
 		if len(to) > 0 {
 			t.row(b.str(b.label2("category.", c.ID)), b.join(to))

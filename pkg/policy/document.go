@@ -219,6 +219,7 @@ type builder struct {
 	lawIn       []bool   // by law position: the law applies here
 	ccpa        []ccpaGroup
 	ccpaDone    bool
+	serviceCats []string // by service position (serviceCategory)
 	// exampleCache holds each data category's examples (blocks.go).
 	exampleCache []cachedExamples
 
@@ -263,6 +264,7 @@ func (b *builder) reset() {
 	b.base = vars{}
 	b.ccpa = b.ccpa[:0]
 	b.ccpaDone = false
+	b.serviceCats = b.serviceCats[:0]
 	b.exampleCache = b.exampleCache[:0]
 	b.regime = catalog.Jurisdiction{}
 }

@@ -66,6 +66,11 @@ type CategoryFact struct {
 	// SoldShared lists the services that receive it as third parties
 	// (CCPA "sale" or "sharing").
 	SoldShared []string
+
+	pos int // in the catalog's data categories
+	// The positions of Purposes (in the catalog), Recipients and
+	// SoldShared (in Facts.Services).
+	purposeSet, recipientSet, soldSet posSet
 }
 
 // PurposeFact is one purpose and the data used for it.
@@ -73,6 +78,11 @@ type PurposeFact struct {
 	catalog.Purpose
 	Categories []string
 	Services   []string
+
+	pos int // in the catalog's purposes
+	// The positions of Categories (in the catalog) and Services (in
+	// Facts.Services).
+	categorySet, serviceSet posSet
 }
 
 // ServiceFact is a requested service with what the facts add to its entry.
@@ -87,6 +97,8 @@ type ServiceFact struct {
 	// SellsOrShares is true when the service receives personal information
 	// as a CCPA third party (a sale or sharing).
 	SellsOrShares bool
+
+	purposeSet posSet // the catalog positions of Purposes
 }
 
 // CookieFact is a cookie set by a requested service.
@@ -186,10 +198,17 @@ func (f *Facts) reset(c *catalog.Catalog) {
 	for i := range s.cats {
 		cf := &s.cats[i]
 		cf.Sources, cf.Purposes, cf.Recipients, cf.SoldShared = cf.Sources[:0], cf.Purposes[:0], cf.Recipients[:0], cf.SoldShared[:0]
+		cf.pos = i
+		cf.purposeSet.reset()
+		cf.recipientSet.reset()
+		cf.soldSet.reset()
 	}
 	for i := range s.purps {
 		pf := &s.purps[i]
 		pf.Categories, pf.Services = pf.Categories[:0], pf.Services[:0]
+		pf.pos = i
+		pf.categorySet.reset()
+		pf.serviceSet.reset()
 	}
 	clear(s.catUsed)
 	clear(s.purpUsed)
@@ -261,11 +280,11 @@ func (f *Facts) build(req Request) error {
 		return fmt.Errorf("policy: no law covers jurisdiction %q", req.Jurisdiction)
 	}
 
-	if err := f.add(cat, cat.Website.DataCategories, cat.Website.Purposes, "device", ""); err != nil {
+	if err := f.add(cat, cat.Website.DataCategories, cat.Website.Purposes, "device", noService); err != nil {
 		return err
 	}
 	if req.CollectsUserData {
-		if err := f.add(cat, bt.DataCategories, bt.Purposes, "you", ""); err != nil {
+		if err := f.add(cat, bt.DataCategories, bt.Purposes, "you", noService); err != nil {
 			return err
 		}
 	}
@@ -321,6 +340,11 @@ func (f *Facts) build(req Request) error {
 		sc, _ := cat.ServiceCategory(sv.Category)
 		f.Services = append(f.Services, ServiceFact{Service: sv, Purposes: sc.Purposes})
 		sf := &f.Services[len(f.Services)-1]
+		for _, p := range sf.Purposes {
+			if pi := cat.PurposeIndex(p); pi >= 0 {
+				sf.purposeSet.add(pi)
+			}
+		}
 		// A provider of unknown country may be outside the region: the
 		// document says so rather than that nothing is transferred.
 		regimes := f.transferRegimes()
@@ -340,7 +364,7 @@ func (f *Facts) build(req Request) error {
 			if only, ok := sc.CategoryPurposes[c]; ok {
 				ps = only
 			}
-			if err := f.add(cat, []string{c}, ps, "", sf.ID); err != nil {
+			if err := f.add(cat, []string{c}, ps, "", len(f.Services)-1); err != nil {
 				return err
 			}
 		}
@@ -355,8 +379,8 @@ func (f *Facts) build(req Request) error {
 		if thirdParty(sf.Service) {
 			sf.SellsOrShares = true
 			for _, c := range sf.DataCategories {
-				if i := categoryIndex(cat, c); i >= 0 && s.catUsed[i] {
-					s.cats[i].SoldShared = addUnique(s.cats[i].SoldShared, sf.ID)
+				if i := categoryIndex(cat, c); i >= 0 && s.catUsed[i] && s.cats[i].soldSet.add(len(f.Services)-1) {
+					s.cats[i].SoldShared = append(s.cats[i].SoldShared, sf.ID)
 				}
 			}
 			f.Set[compliance.FactSellsOrShares] = true
@@ -390,12 +414,12 @@ func (f *Facts) build(req Request) error {
 		}
 	}
 	if collectsPayments {
-		if err := f.add(cat, cat.Payments.DataCategories, cat.Payments.Purposes, "you", ""); err != nil {
+		if err := f.add(cat, cat.Payments.DataCategories, cat.Payments.Purposes, "you", noService); err != nil {
 			return err
 		}
 	}
 	if usesAnalytics {
-		if err := f.add(cat, cat.Analytics.DataCategories, cat.Analytics.Purposes, "device", ""); err != nil {
+		if err := f.add(cat, cat.Analytics.DataCategories, cat.Analytics.Purposes, "device", noService); err != nil {
 			return err
 		}
 		// Analytics with no named tool: assume it stores identifiers on the
@@ -465,10 +489,18 @@ func (f *Facts) build(req Request) error {
 	return nil
 }
 
+// noService is add's service for data that no service receives.
+const noService = -1
+
 // add records that categories are processed for purposes: from source
-// ("you", "device"), or, with service set, by that service.
-func (f *Facts) add(cat *catalog.Catalog, categories, purposes []string, source, service string) error {
+// ("you", "device"), or, with service the position of one in f.Services,
+// by that service.
+func (f *Facts) add(cat *catalog.Catalog, categories, purposes []string, source string, service int) error {
 	s := &f.scr
+	var serviceID string
+	if service != noService {
+		serviceID = f.Services[service].ID
+	}
 	for _, c := range categories {
 		ci := categoryIndex(cat, c)
 		if ci < 0 {
@@ -490,6 +522,11 @@ func (f *Facts) add(cat *catalog.Catalog, categories, purposes []string, source,
 				used = r
 			}
 		}
+		cf := &s.cats[ci]
+		if !s.catUsed[ci] {
+			s.catUsed[ci] = true
+			cf.DataCategory = *dc
+		}
 		for _, p := range used {
 			pi := cat.PurposeIndex(p)
 			if pi < 0 {
@@ -500,15 +537,15 @@ func (f *Facts) add(cat *catalog.Catalog, categories, purposes []string, source,
 				s.purpUsed[pi] = true
 				pf.Purpose = cat.Purposes[pi]
 			}
-			pf.Categories = addUnique(pf.Categories, c)
-			if service != "" {
-				pf.Services = addUnique(pf.Services, service)
+			if pf.categorySet.add(ci) {
+				pf.Categories = append(pf.Categories, c)
 			}
-		}
-		cf := &s.cats[ci]
-		if !s.catUsed[ci] {
-			s.catUsed[ci] = true
-			cf.DataCategory = *dc
+			if service != noService && pf.serviceSet.add(service) {
+				pf.Services = append(pf.Services, serviceID)
+			}
+			if cf.purposeSet.add(pi) {
+				cf.Purposes = append(cf.Purposes, p)
+			}
 		}
 		src := source
 		if src == "" { // a service: where it gets the data from
@@ -521,9 +558,8 @@ func (f *Facts) add(cat *catalog.Catalog, categories, purposes []string, source,
 			src = "derived"
 		}
 		cf.Sources = addUnique(cf.Sources, src)
-		cf.Purposes = addUnique(cf.Purposes, used...)
-		if service != "" {
-			cf.Recipients = addUnique(cf.Recipients, service)
+		if service != noService && cf.recipientSet.add(service) {
+			cf.Recipients = append(cf.Recipients, serviceID)
 		}
 	}
 	return nil
