@@ -102,8 +102,8 @@ func genSummary(b *builder) {
 	for _, c := range f.Categories {
 		cats = append(cats, b.label2("category.", c.ID))
 	}
-	for _, p := range f.Purposes {
-		s := b.label3("purpose.", p.ID, ".short")
+	for i := range f.Purposes {
+		s := b.purposeLabel(i, purposeShort)
 		if !slices.ContainsFunc(purposes, func(q string) bool { return sameLowerFirst(q, s) }) {
 			purposes = append(purposes, s)
 		}
@@ -290,10 +290,10 @@ func genCategories(b *builder) {
 func genPurposes(b *builder) {
 	var t table
 	b.newTable(&t, "purpose", "personalData", "basis")
-	for _, p := range b.f.Purposes {
+	for i, p := range b.f.Purposes {
 		// A jurisdiction may name its own article (issue 8, j1).
 		var buf [64]byte
-		t.row(b.str(b.label2("purpose.", p.ID)), b.categoryNames(p.Categories),
+		t.row(b.str(b.purposeLabel(i, purposeName)), b.categoryNames(p.Categories),
 			b.expand(b.labelSegsFor(string(append(append(buf[:0], "basis."...), p.GDPRBasis...)), b.f.Jurisdiction.ID)))
 	}
 	b.emit(t.block())
@@ -711,11 +711,11 @@ func genRetentionPurposes(b *builder) {
 	var t table
 	b.newTable(&t, "purpose", "retention")
 	gdpr := b.f.gdprFamily()
-	for _, p := range b.f.Purposes {
-		name := b.label2("purpose.", p.ID)
+	for i, p := range b.f.Purposes {
+		name := b.purposeLabel(i, purposeName)
 		if !gdpr {
 			// The CCPA category table refers to purposes by these names.
-			name = b.label3("purpose.", p.ID, ".short")
+			name = b.purposeLabel(i, purposeShort)
 		}
 		var pb [8][]Inline
 		period := pb[:0]
@@ -762,11 +762,11 @@ func genRetentionCategories(b *builder) {
 	for _, c := range b.f.Categories {
 		var sb [32]string
 		shorts := sb[:0]
-		var only string
-		for _, p := range b.f.Purposes {
+		only := -1
+		for i, p := range b.f.Purposes {
 			if c.purposeSet.has(p.pos) {
-				shorts = append(shorts, b.label3("purpose.", p.ID, ".short"))
-				only = b.jlabel3("purpose.", p.ID, ".retention")
+				shorts = append(shorts, b.purposeLabel(i, purposeShort))
+				only = i
 			}
 		}
 		var cell []Inline
@@ -774,7 +774,7 @@ func genRetentionCategories(b *builder) {
 		case len(shorts) > 1:
 			cell = b.labelInlines("retention.longestOf", extra{phPurposes, b.join(shorts)})
 		case len(shorts) == 1:
-			cell = b.strs(only, ".")
+			cell = b.strs(b.jlabel3("purpose.", b.f.Purposes[only].ID, ".retention"), ".")
 		default:
 			cell = b.str("")
 		}
@@ -862,6 +862,38 @@ func (b *builder) ccpaGroups() []ccpaGroup {
 	return b.ccpa
 }
 
+// purposeLabel holds, for one of the facts' purposes, the labels that
+// tables repeat (purpose.<id>, purpose.<id>.short, purpose.<id>.ccpa),
+// each looked up once per document, when first asked for.
+type purposeLabel struct {
+	labels [3]string
+	have   [3]bool
+}
+
+// Indexes of purposeLabel.labels, with the key suffix of each.
+const (
+	purposeName = iota
+	purposeShort
+	purposeCCPA
+)
+
+var purposeLabelSuffix = [3]string{"", ".short", ".ccpa"}
+
+// purposeLabel is label kind (purposeName, purposeShort, purposeCCPA) of
+// the purpose at position i of the facts' purposes.
+func (b *builder) purposeLabel(i, kind int) string {
+	if !b.purposeLabelsSet {
+		b.purposeLabelsSet = true
+		b.purposeNames = append(b.purposeNames[:0], make([]purposeLabel, len(b.f.Purposes))...)
+	}
+	pl := &b.purposeNames[i]
+	if !pl.have[kind] {
+		pl.have[kind] = true
+		pl.labels[kind] = b.label3("purpose.", b.f.Purposes[i].ID, purposeLabelSuffix[kind])
+	}
+	return pl.labels[kind]
+}
+
 // serviceCategory is the name of the category of the service at position
 // i of the facts' services, looked up once per document.
 func (b *builder) serviceCategory(i int) string {
@@ -892,9 +924,9 @@ func (b *builder) semicolons(items []string) []Inline {
 // ccpaPurposeNames names, in CCPA terms and catalog order, the purposes
 // in set.
 func (b *builder) ccpaPurposeNames(set *posSet, dst []string) []string {
-	for _, p := range b.f.Purposes {
+	for i, p := range b.f.Purposes {
 		if set.has(p.pos) {
-			dst = addUnique(dst, b.label3("purpose.", p.ID, ".ccpa"))
+			dst = addUnique(dst, b.purposeLabel(i, purposeCCPA))
 		}
 	}
 	return dst

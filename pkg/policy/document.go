@@ -220,6 +220,9 @@ type builder struct {
 	ccpa        []ccpaGroup
 	ccpaDone    bool
 	serviceCats []string // by service position (serviceCategory)
+	// purposeNames are the labels of f.Purposes (purposeLabel).
+	purposeNames     []purposeLabel
+	purposeLabelsSet bool
 	// exampleCache holds each data category's examples (blocks.go).
 	exampleCache []cachedExamples
 
@@ -265,6 +268,7 @@ func (b *builder) reset() {
 	b.ccpa = b.ccpa[:0]
 	b.ccpaDone = false
 	b.serviceCats = b.serviceCats[:0]
+	b.purposeLabelsSet = false
 	b.exampleCache = b.exampleCache[:0]
 	b.regime = catalog.Jurisdiction{}
 }
