@@ -705,7 +705,7 @@ func (f *Facts) cookiesServe(p *PurposeFact) bool {
 }
 
 // gdprFamily reports whether the GDPR or the UK GDPR applies.
-func (f *Facts) gdprFamily() bool { return f.HasLaw(lawGDPR) || f.HasLaw(lawUKGDPR) }
+func (f *Facts) gdprFamily() bool { return f.gdpr }
 
 func genRetentionPurposes(b *builder) {
 	var t table

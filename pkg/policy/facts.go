@@ -54,7 +54,8 @@ type Facts struct {
 	// policy cannot name.
 	AnalyticsCookiesAssumed bool
 
-	scr factScratch
+	gdpr bool // the GDPR or the UK GDPR applies (gdprFamily)
+	scr  factScratch
 }
 
 // CategoryFact is one data category and what happens to it.
@@ -279,6 +280,7 @@ func (f *Facts) build(req Request) error {
 	if len(f.Laws) == 0 {
 		return fmt.Errorf("policy: no law covers jurisdiction %q", req.Jurisdiction)
 	}
+	f.gdpr = f.HasLaw(lawGDPR) || f.HasLaw(lawUKGDPR)
 
 	if err := f.add(cat, cat.Website.DataCategories, cat.Website.Purposes, "device", noService); err != nil {
 		return err
