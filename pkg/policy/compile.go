@@ -281,7 +281,8 @@ type compiledLibrary struct {
 	// is each one's law, by position in laws.
 	requirements   map[string]int
 	requirementLaw []int
-	laws           []string // law ids, in compliance.Laws order
+	laws           []string       // law ids, in compliance.Laws order
+	lawIndex       map[string]int // position in laws by id
 }
 
 // compile derives the compiled library from l and the checklists, with
@@ -294,9 +295,11 @@ func (l *Library) compile(laws []compliance.Law, cat *catalog.Catalog) (*compile
 		links:        map[string]*escapeMemo{},
 		conditions:   map[string]int{},
 		requirements: map[string]int{},
+		lawIndex:     map[string]int{},
 	}
 	for li, law := range laws {
 		c.laws = append(c.laws, law.ID)
+		c.lawIndex[law.ID] = li
 		for _, r := range law.Requirements {
 			c.requirements[r.ID] = len(c.requirementLaw)
 			c.requirementLaw = append(c.requirementLaw, li)

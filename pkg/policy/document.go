@@ -1035,14 +1035,17 @@ func (b *builder) prepareLaws() {
 	clear(b.lawIn)
 	clear(b.lawMask)
 	for _, l := range b.f.Laws {
-		i := slices.Index(b.lib.laws, l.ID)
-		if i < 0 {
+		i, ok := b.lib.lawIndex[l.ID]
+		if !ok {
 			continue
 		}
 		b.lawIn[i] = true
-		for j := range b.f.Jurisdictions {
-			if j < 64 && slices.Contains(l.Jurisdictions, b.f.Jurisdictions[j].ID) {
-				b.lawMask[i] |= 1 << j
+		// The listed jurisdictions the law covers: a law names one or two.
+		for _, id := range l.Jurisdictions {
+			for j := range min(len(b.f.Jurisdictions), 64) {
+				if b.f.Jurisdictions[j].ID == id {
+					b.lawMask[i] |= 1 << j
+				}
 			}
 		}
 	}

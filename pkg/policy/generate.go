@@ -187,6 +187,19 @@ func Assess(f *Facts, applicable []compliance.Requirement) compliance.Assessment
 	if bt, ok := cat().BusinessType(req.BusinessType); ok {
 		in.SpecialCategory = bt.SpecialCategory
 	}
+	// The laws that regulate transfers out of each listed regime: those
+	// of regime j are lawPos[lawStart[j]:lawStart[j+1]].
+	var pb [16]int
+	var sb [8]int
+	lawPos, lawStart := pb[:0], append(sb[:0], 0)
+	for j := range f.Regimes {
+		for k := range f.Laws {
+			if l := &f.Laws[k]; l.RegulatesTransfers && slices.Contains(l.Jurisdictions, f.Regimes[j].ID) {
+				lawPos = append(lawPos, k)
+			}
+		}
+		lawStart = append(lawStart, len(lawPos))
+	}
 	for i := range f.Services {
 		s := &f.Services[i]
 		in.EmailTracking = in.EmailTracking || emailTracker(s)
@@ -202,10 +215,8 @@ func Assess(f *Facts, applicable []compliance.Requirement) compliance.Assessment
 				continue
 			}
 			basis := transferBasis(r, s)
-			for _, l := range f.Laws {
-				if !l.RegulatesTransfers || !slices.Contains(l.Jurisdictions, r.ID) {
-					continue
-				}
+			for _, k := range lawPos[lawStart[j]:lawStart[j+1]] {
+				l := &f.Laws[k]
 				in.TransferLaws = addUnique(in.TransferLaws, l.ID)
 				switch basis {
 				case basisNone:
