@@ -99,7 +99,8 @@ func genSummary(b *builder) {
 	f := b.f
 	var cb, pb, rb [32]string
 	cats, purposes, recipients := cb[:0], pb[:0], rb[:0]
-	for _, c := range f.Categories {
+	for ci := range f.Categories {
+		c := &f.Categories[ci]
 		cats = append(cats, b.label2("category.", c.ID))
 	}
 	for i := range f.Purposes {
@@ -276,7 +277,8 @@ func (b *builder) categoryNames(ids []string) []Inline {
 func genCategories(b *builder) {
 	var t table
 	b.newTable(&t, "category", "examples", "source")
-	for _, c := range b.f.Categories {
+	for ci := range b.f.Categories {
+		c := &b.f.Categories[ci]
 		var sb [3]string
 		srcs := sb[:0]
 		for _, s := range c.Sources {
@@ -290,7 +292,8 @@ func genCategories(b *builder) {
 func genPurposes(b *builder) {
 	var t table
 	b.newTable(&t, "purpose", "personalData", "basis")
-	for i, p := range b.f.Purposes {
+	for i := range b.f.Purposes {
+		p := &b.f.Purposes[i]
 		// A jurisdiction may name its own article (issue 8, j1).
 		var buf [64]byte
 		t.row(b.str(b.purposeLabel(i, purposeName)), b.categoryNames(p.Categories),
@@ -302,7 +305,8 @@ func genPurposes(b *builder) {
 func genInterests(b *builder) {
 	var l list
 	b.newList(&l)
-	for _, p := range b.f.Purposes {
+	for pi := range b.f.Purposes {
+		p := &b.f.Purposes[pi]
 		if p.GDPRBasis == "legitimate_interests" {
 			lf := b.lowerFirst(b.label3("purpose.", p.ID, ".interest"))
 			l.add(b.cat(b.strs(b.label2("purpose.", p.ID), ": "), lf, b.str(".")))
@@ -324,7 +328,8 @@ func genPurposeNames(b *builder, suffix string) {
 	b.newList(&l)
 	var sb [32]string
 	seen := sb[:0]
-	for _, p := range b.f.Purposes {
+	for pi := range b.f.Purposes {
+		p := &b.f.Purposes[pi]
 		s := b.label3("purpose.", p.ID, suffix)
 		if s == "" {
 			s = b.label3("purpose.", p.ID, ".ccpa")
@@ -711,7 +716,8 @@ func genRetentionPurposes(b *builder) {
 	var t table
 	b.newTable(&t, "purpose", "retention")
 	gdpr := b.f.gdprFamily()
-	for i, p := range b.f.Purposes {
+	for i := range b.f.Purposes {
+		p := &b.f.Purposes[i]
 		name := b.purposeLabel(i, purposeName)
 		if !gdpr {
 			// The CCPA category table refers to purposes by these names.
@@ -759,11 +765,13 @@ func (b *builder) jlabel3(k1, k2, k3 string) string {
 func genRetentionCategories(b *builder) {
 	var t table
 	b.newTable(&t, "category", "retention")
-	for _, c := range b.f.Categories {
+	for ci := range b.f.Categories {
+		c := &b.f.Categories[ci]
 		var sb [32]string
 		shorts := sb[:0]
 		only := -1
-		for i, p := range b.f.Purposes {
+		for i := range b.f.Purposes {
+			p := &b.f.Purposes[i]
 			if c.purposeSet.has(p.pos) {
 				shorts = append(shorts, b.purposeLabel(i, purposeShort))
 				only = i
@@ -924,7 +932,8 @@ func (b *builder) semicolons(items []string) []Inline {
 // ccpaPurposeNames names, in CCPA terms and catalog order, the purposes
 // in set.
 func (b *builder) ccpaPurposeNames(set *posSet, dst []string) []string {
-	for i, p := range b.f.Purposes {
+	for i := range b.f.Purposes {
+		p := &b.f.Purposes[i]
 		if set.has(p.pos) {
 			dst = addUnique(dst, b.purposeLabel(i, purposeCCPA))
 		}
@@ -935,7 +944,9 @@ func (b *builder) ccpaPurposeNames(set *posSet, dst []string) []string {
 func genCCPACategories(b *builder) {
 	var t table
 	b.newTable(&t, "ccpaCategory", "examples", "source", "purposes", "soldShared")
-	for _, g := range b.ccpaGroups() {
+	groups := b.ccpaGroups()
+	for gi := range groups {
+		g := &groups[gi]
 		var eb [16][]Inline
 		examples := eb[:0]
 		for i, c := range g.categories {
@@ -963,7 +974,8 @@ func genCCPACategories(b *builder) {
 func genCCPASensitive(b *builder) {
 	var t table
 	b.newTable(&t, "category", "purposes", "soldShared")
-	for _, c := range b.f.Categories {
+	for ci := range b.f.Categories {
+		c := &b.f.Categories[ci]
 		if !c.Sensitive {
 			continue
 		}
@@ -981,7 +993,9 @@ func genCCPASensitive(b *builder) {
 func genCCPASold(b *builder) {
 	var t table
 	b.newTable(&t, "ccpaCategory", "thirdParties", "sellPurposes")
-	for _, g := range b.ccpaGroups() {
+	groups := b.ccpaGroups()
+	for gi := range groups {
+		g := &groups[gi]
 		if len(g.soldTo) > 0 {
 			var pb [32]string
 			t.row(b.str(b.label2("ccpa.", g.letter)), b.join(g.soldTo), b.semicolons(b.ccpaPurposeNames(&g.soldFor, pb[:0])))
@@ -993,7 +1007,9 @@ func genCCPASold(b *builder) {
 func genCCPADisclosed(b *builder) {
 	var t table
 	b.newTable(&t, "ccpaCategory", "disclosedTo", "disclosePurposes")
-	for _, g := range b.ccpaGroups() {
+	groups := b.ccpaGroups()
+	for gi := range groups {
+		g := &groups[gi]
 		if len(g.disclosed) > 0 {
 			var pb [32]string
 			t.row(b.str(b.label2("ccpa.", g.letter)), b.join(g.disclosed), b.semicolons(b.ccpaPurposeNames(&g.discloseFor, pb[:0])))
@@ -1010,7 +1026,8 @@ func genCCPADisclosed(b *builder) {
 func genCCPASources(b *builder) {
 	var ab [3]string
 	all := ab[:0]
-	for _, c := range b.f.Categories {
+	for ci := range b.f.Categories {
+		c := &b.f.Categories[ci]
 		all = addUnique(all, c.Sources...)
 	}
 	var l list

@@ -628,7 +628,8 @@ func (b *builder) setVars() {
 	set(phSoldSharedProviders, b.join(buyers))
 	var wb [24]string
 	without := wb[:0]
-	for _, p := range f.Purposes {
+	for pi := range f.Purposes {
+		p := &f.Purposes[pi]
 		var buf [96]byte
 		if w, ok := b.t.Labels[string(append(append(append(buf[:0], "purpose."...), p.ID...), ".withoutData"...))]; ok {
 			without = append(without, w)

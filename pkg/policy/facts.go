@@ -932,7 +932,8 @@ func (f *Facts) conditionBits(c *conditionBits, names map[string]int) {
 	} else {
 		c.set("subscriptionsUnknown", true)
 	}
-	for _, cf := range f.Categories {
+	for cfi := range f.Categories {
+		cf := &f.Categories[cfi]
 		if len(cf.Recipients) > len(cf.SoldShared) {
 			c.set("disclosesForBusinessPurpose", true)
 		}
