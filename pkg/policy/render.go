@@ -342,7 +342,8 @@ func bytesString(b []byte) string {
 func sizeHint(doc *Document) int {
 	n := 256
 	add := func(ins []Inline) {
-		for _, in := range ins {
+		for i := range ins {
+			in := &ins[i]
 			n += len(in.Text) + 2
 			if in.Kind == Link {
 				n += len(in.URL)
@@ -387,7 +388,8 @@ func appendMDEscape(b []byte, s string) []byte {
 }
 
 func (r *renderer) appendMDInlines(b []byte, ins []Inline) []byte {
-	for _, in := range ins {
+	for i := range ins {
+		in := &ins[i]
 		switch in.Kind {
 		case Plain:
 			if in.esc == escMarkdown {
@@ -542,7 +544,8 @@ var (
 )
 
 func (r *renderer) appendHTMLInlines(b []byte, ins []Inline) []byte {
-	for _, in := range ins {
+	for i := range ins {
+		in := &ins[i]
 		switch in.Kind {
 		case Plain:
 			if in.esc == escHTML {
@@ -650,7 +653,8 @@ func (r *renderer) html(b []byte, doc *Document, language string) []byte {
 }
 
 func appendTextInlines(b []byte, ins []Inline) []byte {
-	for _, in := range ins {
+	for i := range ins {
+		in := &ins[i]
 		if in.Kind == Link && in.Text != in.URL && "mailto:"+in.Text != in.URL && !strings.HasPrefix(in.URL, "#") {
 			b = append(b, in.Text...)
 			b = append(b, " ("...)
