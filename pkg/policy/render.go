@@ -652,10 +652,16 @@ func (r *renderer) html(b []byte, doc *Document, language string) []byte {
 	return append(b, "</article>\n"...)
 }
 
+// isMailto reports whether url is "mailto:" + address.
+func isMailto(url, address string) bool {
+	rest, ok := strings.CutPrefix(url, "mailto:")
+	return ok && rest == address
+}
+
 func appendTextInlines(b []byte, ins []Inline) []byte {
 	for i := range ins {
 		in := &ins[i]
-		if in.Kind == Link && in.Text != in.URL && "mailto:"+in.Text != in.URL && !strings.HasPrefix(in.URL, "#") {
+		if in.Kind == Link && in.Text != in.URL && !isMailto(in.URL, in.Text) && !strings.HasPrefix(in.URL, "#") {
 			b = append(b, in.Text...)
 			b = append(b, " ("...)
 			b = append(b, in.URL...)
