@@ -403,16 +403,22 @@ func (l Law) DocumentTypes() []string {
 // Applicable returns the requirements of laws whose conditions hold, in
 // checklist order (laws in the given order).
 func Applicable(laws []Law, facts FactSet) []Requirement {
-	return AppendApplicable(nil, laws, facts)
+	var out []Requirement
+	for _, r := range AppendApplicable(nil, laws, facts) {
+		out = append(out, *r)
+	}
+	return out
 }
 
-// AppendApplicable appends Applicable(laws, facts) to dst: a caller that
-// keeps dst between documents allocates nothing.
-func AppendApplicable(dst []Requirement, laws []Law, facts FactSet) []Requirement {
+// AppendApplicable appends to dst the requirements of laws whose
+// conditions hold, in checklist order, as pointers into laws' own
+// checklists (which nobody changes): a caller that keeps dst between
+// documents allocates nothing and copies no requirement.
+func AppendApplicable(dst []*Requirement, laws []Law, facts FactSet) []*Requirement {
 	for i := range laws {
 		for j := range laws[i].Requirements {
 			if r := &laws[i].Requirements[j]; facts.Holds(r.AppliesWhen) {
-				dst = append(dst, *r)
+				dst = append(dst, r)
 			}
 		}
 	}

@@ -19,7 +19,6 @@ type Input struct {
 	Jurisdictions []string
 	Laws          []Law // the laws that apply to the document's type
 	Facts         FactSet
-	Applicable    []Requirement
 	Services      int // third-party services the catalog describes (the host included)
 	// Implied lists request flags that were false although a requested
 	// service implies them (usesAnalytics, collectsPayments).

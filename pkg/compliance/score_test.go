@@ -17,7 +17,7 @@ func lawsFor(t *testing.T, j string) []Law {
 
 func input(t *testing.T, j string, facts FactSet, services int) Input {
 	laws := lawsFor(t, j)
-	return Input{Jurisdiction: j, Laws: laws, Facts: facts, Applicable: Applicable(laws, facts), Services: services}
+	return Input{Jurisdiction: j, Laws: laws, Facts: facts, Services: services}
 }
 
 func yes() *bool { b := true; return &b }

@@ -89,7 +89,7 @@ func TestFactorAndFlagTypes(t *testing.T) {
 func typed(t *testing.T, typ, j string, facts FactSet) Input {
 	t.Helper()
 	laws := ForType(lawsFor(t, j), typ)
-	return Input{Type: typ, Jurisdiction: j, Jurisdictions: []string{j}, Laws: laws, Facts: facts, Applicable: Applicable(laws, facts)}
+	return Input{Type: typ, Jurisdiction: j, Jurisdictions: []string{j}, Laws: laws, Facts: facts}
 }
 
 func ids(a Assessment) (factors, flags []string) {

@@ -951,7 +951,7 @@ func (b *builder) clauseJurisdiction(c *compiledClause) int {
 
 // build selects the clauses whose conditions hold and assembles the tree,
 // recording which section satisfies each requirement.
-func (b *builder) build(p *program, applicable []compliance.Requirement, doc *Document) error {
+func (b *builder) build(p *program, applicable []*compliance.Requirement, doc *Document) error {
 	b.prepareWords()
 	b.setVars()
 	b.f.conditionBits(&b.cond, b.lib.conditions)

@@ -32,7 +32,7 @@ func TestResultsOutliveThePool(t *testing.T) {
 		}
 	}
 	for _, res := range kept {
-		doc, facts, applicable, err := Compose(res.Request)
+		doc, facts, _, err := Compose(res.Request)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -40,7 +40,7 @@ func TestResultsOutliveThePool(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		a := Assess(facts, applicable)
+		a := Assess(facts)
 		name := res.Request.Type + "/" + res.Request.Jurisdiction
 		switch {
 		case res.Content != content:

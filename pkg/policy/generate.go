@@ -65,7 +65,7 @@ func Generate(req Request) (Result, error) {
 	}
 	st := states.Get().(*state)
 	defer states.Put(st)
-	doc, facts, applicable, err := st.compose(req)
+	doc, facts, _, err := st.compose(req)
 	if err != nil {
 		return Result{}, err
 	}
@@ -76,7 +76,7 @@ func Generate(req Request) (Result, error) {
 	// Nothing of the pooled state leaves: the text is copied out, the
 	// evidence and todos are the document's own.
 	content := string(st.out)
-	a := Assess(facts, applicable)
+	a := Assess(facts)
 	return Result{
 		Request:         req,
 		Content:         content,
@@ -99,7 +99,7 @@ type state struct {
 	facts      Facts
 	b          builder
 	doc        Document
-	applicable []compliance.Requirement
+	applicable []*compliance.Requirement
 	out        []byte
 }
 
@@ -109,11 +109,16 @@ var states = sync.Pool{New: func() any { return new(state) }}
 // applies but that no included clause satisfies is a *GapError: a bug in
 // the clause library, reported as an internal error.
 func Compose(req Request) (*Document, *Facts, []compliance.Requirement, error) {
-	return new(state).compose(req)
+	doc, facts, refs, err := new(state).compose(req)
+	var applicable []compliance.Requirement
+	for _, r := range refs {
+		applicable = append(applicable, *r)
+	}
+	return doc, facts, applicable, err
 }
 
-func (st *state) compose(req Request) (*Document, *Facts, []compliance.Requirement, error) {
-	fail := func(err error) (*Document, *Facts, []compliance.Requirement, error) {
+func (st *state) compose(req Request) (*Document, *Facts, []*compliance.Requirement, error) {
+	fail := func(err error) (*Document, *Facts, []*compliance.Requirement, error) {
 		return nil, nil, nil, errs.Wrap(err, errs.Internal, "internal", "internal error")
 	}
 	if err := st.facts.build(req); err != nil {
@@ -162,7 +167,7 @@ func (st *state) compose(req Request) (*Document, *Facts, []compliance.Requireme
 }
 
 // Assess scores facts: step 6 of the pipeline.
-func Assess(f *Facts, applicable []compliance.Requirement) compliance.Assessment {
+func Assess(f *Facts) compliance.Assessment {
 	req := &f.Request
 	in := compliance.Input{
 		Type:            req.Type,
@@ -170,7 +175,6 @@ func Assess(f *Facts, applicable []compliance.Requirement) compliance.Assessment
 		Jurisdictions:   f.scr.jids,
 		Laws:            f.Laws,
 		Facts:           f.Set,
-		Applicable:      applicable,
 		Services:        len(f.Services),
 		Implied:         f.Implied,
 		UnknownServices: f.Unknown,
