@@ -145,19 +145,58 @@ func appendLawsFor(dst, laws []compliance.Law, ids []string) []compliance.Law {
 	return dst
 }
 
-// lawsByType are the laws narrowed to each document type
-// (compliance.ForType), worked out once rather than for every document.
-var lawsByType = sync.OnceValues(func() (map[string][]compliance.Law, error) {
+// typeLaws are the laws narrowed to one document type
+// (compliance.ForType), with which of them each jurisdiction has.
+type typeLaws struct {
+	laws []compliance.Law
+	// all holds the positions in laws of the laws of every
+	// jurisdiction, byJurisdiction those of one.
+	all            posSet
+	byJurisdiction map[string]*posSet
+}
+
+// appendFor appends LawsFor(t.laws, ids) to dst.
+func (t *typeLaws) appendFor(dst []compliance.Law, ids []string) []compliance.Law {
+	var set posSet
+	set.union(&t.all)
+	for _, id := range ids {
+		if s := t.byJurisdiction[id]; s != nil {
+			set.union(s)
+		}
+	}
+	for i := set.next(0); i >= 0; i = set.next(i + 1) {
+		dst = append(dst, t.laws[i])
+	}
+	return dst
+}
+
+// lawsByType are each document type's laws, worked out once rather than
+// for every document.
+var lawsByType = sync.OnceValues(func() (map[string]*typeLaws, error) {
 	laws, err := compliance.Laws()
 	if err != nil {
 		return nil, err
 	}
-	m := map[string][]compliance.Law{}
+	m := map[string]*typeLaws{}
 	for _, l := range laws {
 		for _, t := range l.DocumentTypes() {
-			if _, ok := m[t]; !ok {
-				m[t] = compliance.ForType(laws, t)
+			if _, ok := m[t]; ok {
+				continue
 			}
+			tl := &typeLaws{laws: compliance.ForType(laws, t), byJurisdiction: map[string]*posSet{}}
+			for i, l := range tl.laws {
+				for _, j := range l.Jurisdictions {
+					if j == compliance.AllJurisdictions {
+						tl.all.add(i)
+						continue
+					}
+					if tl.byJurisdiction[j] == nil {
+						tl.byJurisdiction[j] = &posSet{}
+					}
+					tl.byJurisdiction[j].add(i)
+				}
+			}
+			m[t] = tl
 		}
 	}
 	return m, nil
@@ -229,7 +268,7 @@ func (f *Facts) build(req Request) error {
 	if err != nil {
 		return err
 	}
-	typeLaws, err := lawsByType()
+	lawsOf, err := lawsByType()
 	if err != nil {
 		return err
 	}
@@ -264,7 +303,9 @@ func (f *Facts) build(req Request) error {
 		}
 	}
 	s.primary[0] = f.Jurisdiction
-	f.Laws = appendLawsFor(f.Laws, typeLaws[req.Type], jids)
+	if tl := lawsOf[req.Type]; tl != nil {
+		f.Laws = tl.appendFor(f.Laws, jids)
+	}
 	// A business under every threshold of Cal. Civ. Code § 1798.140(d)(1)
 	// is not a CCPA "business": only CalOPPA applies to its website.
 	f.CCPACovers = f.HasLaw(lawCCPA)
