@@ -3,6 +3,7 @@ package bolt
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 
@@ -13,8 +14,10 @@ import (
 // so that they share one commit and its fsync: that sync is most of a
 // generate's time on a local disk, and bbolt has one writer at a time.
 // No call waits for a timer (unlike bbolt's DB.Batch, which waits up to
-// MaxBatchDelay for company): a call that finds the writer idle commits at
-// once, and the calls that arrive while a commit runs form the next one.
+// MaxBatchDelay for company): a call that finds the writer idle commits
+// once the goroutines ready to run have had their turn (so callers that
+// arrive together share it), and the calls that arrive while a commit runs
+// form the next one.
 // Each call returns only after the commit that holds its writes is synced,
 // so durability is bbolt's own.
 //
@@ -65,6 +68,14 @@ func (g *groupCommit) update(fn func(*bbolt.Tx) error) error {
 // loop commits what is pending until nothing is.
 func (g *groupCommit) loop() {
 	for {
+		// Let the goroutines that are ready to run do so before the group
+		// is taken: a handler that is about to call update joins this
+		// commit instead of waiting a whole one for the next, so groups
+		// are larger and the commit's fixed cost (two fsyncs, the meta
+		// page, the tree's upper pages) is shared by more writes. No
+		// timer: with nothing else ready to run, Gosched returns at once,
+		// so a lone caller waits for nothing (DECISIONS.md 35).
+		runtime.Gosched()
 		g.mu.Lock()
 		group := g.pending
 		g.pending = nil

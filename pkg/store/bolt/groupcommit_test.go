@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"testing"
 
@@ -95,6 +96,51 @@ func TestGroupCommitPanic(t *testing.T) {
 	st.db.View(func(tx *bbolt.Tx) error {
 		if n := tx.Bucket(bucket).Stats().KeyN; n != 19 {
 			t.Errorf("%d keys stored, want 19", n)
+		}
+		return nil
+	})
+}
+
+// TestGroupCommitCollectsReadyCallers: callers that are ready to run when
+// the committer starts join its group rather than each waiting for a
+// commit of its own. With one P, the three goroutines below are all
+// runnable before any of them runs; the first to call update starts the
+// committer, which yields once before it takes the group, so the other two
+// join it: one transaction for three calls (without the yield, the first
+// commits alone and the others follow in one or two more).
+func TestGroupCommitCollectsReadyCallers(t *testing.T) {
+	st, err := Open(filepath.Join(t.TempDir(), "policygen.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	bucket := []byte("grouptest")
+	if err := st.db.Update(func(tx *bbolt.Tx) error { _, err := tx.CreateBucket(bucket); return err }); err != nil {
+		t.Fatal(err)
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	before := st.group.commits.Load()
+	var wg sync.WaitGroup
+	errs := make([]error, 3)
+	for i := range errs {
+		wg.Go(func() {
+			errs[i] = st.group.update(func(tx *bbolt.Tx) error {
+				return tx.Bucket(bucket).Put(fmt.Appendf(nil, "%d", i), []byte("v"))
+			})
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("call %d: %v", i, err)
+		}
+	}
+	if n := st.group.commits.Load() - before; n != 1 {
+		t.Errorf("3 calls ready together took %d transactions, want 1", n)
+	}
+	st.db.View(func(tx *bbolt.Tx) error {
+		if n := tx.Bucket(bucket).Stats().KeyN; n != 3 {
+			t.Errorf("%d keys stored, want 3", n)
 		}
 		return nil
 	})
