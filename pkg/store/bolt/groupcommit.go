@@ -74,7 +74,7 @@ func (g *groupCommit) loop() {
 		// are larger and the commit's fixed cost (two fsyncs, the meta
 		// page, the tree's upper pages) is shared by more writes. No
 		// timer: with nothing else ready to run, Gosched returns at once,
-		// so a lone caller waits for nothing (DECISIONS.md 35).
+		// so a lone caller waits for nothing (DECISIONS.md 36).
 		runtime.Gosched()
 		g.mu.Lock()
 		group := g.pending
