@@ -103,11 +103,14 @@ func TestGroupCommitPanic(t *testing.T) {
 
 // TestGroupCommitCollectsReadyCallers: callers that are ready to run when
 // the committer starts join its group rather than each waiting for a
-// commit of its own. With one P, the three goroutines below are all
+// commit of its own. With one P, the three goroutines of a round are all
 // runnable before any of them runs; the first to call update starts the
 // committer, which yields once before it takes the group, so the other two
 // join it: one transaction for three calls (without the yield, the first
-// commits alone and the others follow in one or two more).
+// commits alone and the others follow in one or two more). The scheduler
+// promises no order, and the runtime's own work (a preemption, the
+// collector) can come between, so the test asks it of most rounds, not of
+// every one.
 func TestGroupCommitCollectsReadyCallers(t *testing.T) {
 	st, err := Open(filepath.Join(t.TempDir(), "policygen.db"))
 	if err != nil {
@@ -119,28 +122,35 @@ func TestGroupCommitCollectsReadyCallers(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	before := st.group.commits.Load()
-	var wg sync.WaitGroup
-	errs := make([]error, 3)
-	for i := range errs {
-		wg.Go(func() {
-			errs[i] = st.group.update(func(tx *bbolt.Tx) error {
-				return tx.Bucket(bucket).Put(fmt.Appendf(nil, "%d", i), []byte("v"))
+	const rounds = 10
+	grouped := 0
+	for r := range rounds {
+		before := st.group.commits.Load()
+		var wg sync.WaitGroup
+		errs := make([]error, 3)
+		for i := range errs {
+			wg.Go(func() {
+				errs[i] = st.group.update(func(tx *bbolt.Tx) error {
+					return tx.Bucket(bucket).Put(fmt.Appendf(nil, "%d-%d", r, i), []byte("v"))
+				})
 			})
-		})
-	}
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			t.Errorf("call %d: %v", i, err)
+		}
+		wg.Wait()
+		for i, err := range errs {
+			if err != nil {
+				t.Errorf("round %d, call %d: %v", r, i, err)
+			}
+		}
+		if st.group.commits.Load()-before == 1 {
+			grouped++
 		}
 	}
-	if n := st.group.commits.Load() - before; n != 1 {
-		t.Errorf("3 calls ready together took %d transactions, want 1", n)
+	if grouped < rounds-2 {
+		t.Errorf("3 calls ready together took one transaction in %d rounds of %d, want at least %d", grouped, rounds, rounds-2)
 	}
 	st.db.View(func(tx *bbolt.Tx) error {
-		if n := tx.Bucket(bucket).Stats().KeyN; n != 3 {
-			t.Errorf("%d keys stored, want 3", n)
+		if n := tx.Bucket(bucket).Stats().KeyN; n != 3*rounds {
+			t.Errorf("%d keys stored, want %d", n, 3*rounds)
 		}
 		return nil
 	})
