@@ -14,7 +14,7 @@ BenchmarkGenerateLargest/single/privacy/US-CA-2 	 819	 1572392 ns/op	 40552 doc-
 BenchmarkInit/FallbackFunction-2 	 20	 5000000 ns/op	 4700000 baseline-ns	 0.30 excess-ms	 8.5 MB
 BenchmarkInit/GetPolicyFunction-2 	 20	 5000000 ns/op	 4700000 baseline-ns	 1.60 excess-ms	 10.1 MB
 `)
-	gen := generationRows(bench)
+	gen := generationRows(bench, nil)
 	if len(gen) != 5 {
 		t.Fatalf("generation rows = %+v", gen)
 	}
@@ -40,8 +40,29 @@ BenchmarkInit/GetPolicyFunction-2 	 20	 5000000 ns/op	 4700000 baseline-ns	 1.60
 BenchmarkGenerateFormats/markdown-2 	 1000	 90000 ns/op	 27000 B/op	 20 allocs/op
 BenchmarkGenerateFormats/markdown-2 	 1000	 95000 ns/op	 27000 B/op	 20 allocs/op
 `)
-	if md := generationRows(runs)[0]; md.measured != "95 µs (median of 3 runs, 90-130), 27 KB" || md.verdict != "met" {
+	if md := generationRows(runs, nil)[0]; md.measured != "95 µs (median of 3 runs, 90-130), 27 KB" || md.verdict != "met" {
 		t.Errorf("row from three runs = %+v", md)
+	}
+	// The formats' ratio is taken within each round, and its median decides:
+	// here the formats' medians (90, 110, 60) would give 1.83, while no
+	// round is over 1.5.
+	var ratios []float64
+	for _, round := range []string{
+		"BenchmarkGenerateFormats/markdown-2 1000 90000 ns/op\nBenchmarkGenerateFormats/html-2 1000 100000 ns/op\nBenchmarkGenerateFormats/text-2 1000 80000 ns/op\n",
+		"BenchmarkGenerateFormats/markdown-2 1000 60000 ns/op\nBenchmarkGenerateFormats/html-2 1000 66000 ns/op\nBenchmarkGenerateFormats/text-2 1000 60000 ns/op\n",
+		"BenchmarkGenerateFormats/markdown-2 1000 95000 ns/op\nBenchmarkGenerateFormats/html-2 1000 110000 ns/op\nBenchmarkGenerateFormats/text-2 1000 55000 ns/op\n",
+	} {
+		r, ok := formatRatio(parseBench(round))
+		if !ok {
+			t.Fatalf("no ratio in round %q", round)
+		}
+		ratios = append(ratios, r)
+	}
+	if _, ok := formatRatio(parseBench("BenchmarkGenerateFormats/markdown-2 1000 90000 ns/op\n")); ok {
+		t.Error("a round without every format gave a ratio")
+	}
+	if r := generationRows(map[string]map[string]float64{}, ratios); len(r) != 4 || r[3].measured != "1.25 (median of 3 rounds, 1.10-2.00)" || r[3].verdict != "met" {
+		t.Errorf("ratio row from rounds = %+v", r)
 	}
 	if r := throughputRow("generate/trivial throughput: 1/25.4 (issue 9 target: at least 1/10: NOT met)"); r.measured != "1/25.4" || r.verdict != "NOT met" {
 		t.Errorf("throughput row = %+v", r)
