@@ -28,12 +28,16 @@ FUNCTIONS := GeneratePolicyFunction:generate-policy \
              DashboardFunction:dashboard \
              FallbackFunction:fallback
 
-LAMBDA_BUILD = CGO_ENABLED=0 GOOS=linux GOARCH=$(GOARCH) $(GO) build -trimpath -tags lambda.norpc -ldflags='-s -w' -o $(ARTIFACTS_DIR)/bootstrap
+# PGO is the CPU profile every shipped binary is built with (profile-guided
+# optimization: `make pgo` records it again; DECISIONS.md 37).
+PGO := $(CURDIR)/pgo/generate.pgo
 
-.PHONY: run test bench build lint fuzz fuzz-smoke mutate dynamodb-local chromium sam-local-env generate clean
+LAMBDA_BUILD = CGO_ENABLED=0 GOOS=linux GOARCH=$(GOARCH) $(GO) build -trimpath -pgo=$(PGO) -tags lambda.norpc -ldflags='-s -w' -o $(ARTIFACTS_DIR)/bootstrap
+
+.PHONY: run test bench build lint fuzz fuzz-smoke mutate pgo dynamodb-local chromium sam-local-env generate clean
 
 run:
-	$(GO) run ./cmd/policyd --addr $(ADDR) --store bolt:$(DATA_DIR)/policygen.db
+	$(GO) run -pgo=$(PGO) ./cmd/policyd --addr $(ADDR) --store bolt:$(DATA_DIR)/policygen.db
 
 test: dynamodb-local chromium
 	$(GO) test -count=1 ./...
@@ -73,9 +77,18 @@ lint:
 # issues 8 and 9 beside the figures measured in this run (cmd/benchtargets
 # prints the table docs/BENCHMARKS.md keeps).
 bench: dynamodb-local
-	$(GO) test -run '^$$' -bench . -benchmem ./pkg/... ./functions/...
-	$(GO) run ./cmd/loadrun --duration 10s --requests 20000
+	$(GO) test -pgo=$(PGO) -run '^$$' -bench . -benchmem ./pkg/... ./functions/...
+	$(GO) run -pgo=$(PGO) ./cmd/loadrun --duration 10s --requests 20000
 	$(GO) run ./cmd/benchtargets
+
+# pgo: records again the CPU profile that the functions, policyd and the
+# benchmarks are built with: the generation benchmarks (the standard
+# document in each format, the largest documents), the work that dominates
+# a generate. Run it when generation changes much, and commit the file.
+pgo:
+	mkdir -p $(TOOLS)
+	$(GO) test -pgo=off -run '^$$' -bench 'BenchmarkGenerateFormats|BenchmarkGenerateLargest' -benchtime 2s \
+	  -o $(TOOLS)/pgo-policy.test -cpuprofile $(PGO) ./pkg/policy
 
 # mutate: mutation testing with gremlins (a go.mod tool) on the packages whose
 # tests guard security and data: every surviving mutant is a change the
