@@ -11,19 +11,27 @@ import (
 	bbolt "go.etcd.io/bbolt"
 )
 
-// TestGroupCommit: concurrent writes share commits; a function that fails
-// gets its own error and leaves nothing, and the others' writes all land.
-func TestGroupCommit(t *testing.T) {
+// openWithBucket opens a store in a new directory, closed when the test
+// ends, with an empty bucket for the test's writes.
+func openWithBucket(t *testing.T) (*Store, []byte) {
+	t.Helper()
 	st, err := Open(filepath.Join(t.TempDir(), "policygen.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
-	const n = 200
+	t.Cleanup(func() { st.Close() })
 	bucket := []byte("grouptest")
 	if err := st.db.Update(func(tx *bbolt.Tx) error { _, err := tx.CreateBucket(bucket); return err }); err != nil {
 		t.Fatal(err)
 	}
+	return st, bucket
+}
+
+// TestGroupCommit: concurrent writes share commits; a function that fails
+// gets its own error and leaves nothing, and the others' writes all land.
+func TestGroupCommit(t *testing.T) {
+	st, bucket := openWithBucket(t)
+	const n = 200
 	errOdd := errors.New("every seventh fails")
 	var wg sync.WaitGroup
 	errs := make([]error, n)
@@ -66,15 +74,7 @@ func TestGroupCommit(t *testing.T) {
 // TestGroupCommitPanic: a write that panics fails alone; the process and
 // the other writes of its group carry on.
 func TestGroupCommitPanic(t *testing.T) {
-	st, err := Open(filepath.Join(t.TempDir(), "policygen.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	bucket := []byte("grouptest")
-	if err := st.db.Update(func(tx *bbolt.Tx) error { _, err := tx.CreateBucket(bucket); return err }); err != nil {
-		t.Fatal(err)
-	}
+	st, bucket := openWithBucket(t)
 	var wg sync.WaitGroup
 	errs := make([]error, 20)
 	for i := range errs {
@@ -112,15 +112,7 @@ func TestGroupCommitPanic(t *testing.T) {
 // collector) can come between, so the test asks it of most rounds, not of
 // every one.
 func TestGroupCommitCollectsReadyCallers(t *testing.T) {
-	st, err := Open(filepath.Join(t.TempDir(), "policygen.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	bucket := []byte("grouptest")
-	if err := st.db.Update(func(tx *bbolt.Tx) error { _, err := tx.CreateBucket(bucket); return err }); err != nil {
-		t.Fatal(err)
-	}
+	st, bucket := openWithBucket(t)
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	const rounds = 10
 	grouped := 0
