@@ -19,7 +19,10 @@ import (
 	"github.com/policygen/policygen/pkg/store/storetest"
 )
 
-func open(t *testing.T) store.Store {
+func open(t *testing.T) store.Store { return openStore(t) }
+
+// openStore opens a store in a new directory, closed when the test ends.
+func openStore(t *testing.T) *Store {
 	t.Helper()
 	st, err := Open(filepath.Join(t.TempDir(), "policygen.db"))
 	if err != nil {
@@ -27,6 +30,20 @@ func open(t *testing.T) store.Store {
 	}
 	t.Cleanup(func() { st.Close() })
 	return st
+}
+
+// addPolicy stores a new Agency account with one policy whose text is text.
+func addPolicy(t *testing.T, st *Store, text string) (account.Account, store.Policy) {
+	t.Helper()
+	a := account.Account{ID: ids.New(ids.Account), Email: "a@example.com", Plan: account.Agency, CreatedAt: time.Now().UTC()}
+	if err := st.CreateAccount(t.Context(), a); err != nil {
+		t.Fatal(err)
+	}
+	p := store.Policy{Summary: store.Summary{ID: ids.New(ids.Policy), AccountID: a.ID, CreatedAt: a.CreatedAt}, Content: text}
+	if err := st.CreatePolicy(t.Context(), p, store.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	return a, p
 }
 
 func TestContract(t *testing.T) {
@@ -56,14 +73,7 @@ func TestReopenKeepsData(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := t.Context()
-	a := account.Account{ID: ids.New(ids.Account), Email: "a@example.com", Plan: account.Agency, CreatedAt: time.Now().UTC()}
-	if err := st.CreateAccount(ctx, a); err != nil {
-		t.Fatal(err)
-	}
-	p := store.Policy{Summary: store.Summary{ID: ids.New(ids.Policy), AccountID: a.ID, CreatedAt: a.CreatedAt}, Content: "hello"}
-	if err := st.CreatePolicy(ctx, p, store.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	a, p := addPolicy(t, st, "hello")
 	if err := st.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -152,20 +162,9 @@ func BenchmarkGetPolicy(b *testing.B)    { storetest.BenchmarkGetPolicy(b, openB
 // content.CompressFast hold Compress's encoding, and those policies still
 // read.
 func TestReadsEarlierContent(t *testing.T) {
-	st, err := Open(filepath.Join(t.TempDir(), "policygen.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := openStore(t)
 	ctx := t.Context()
-	a := account.Account{ID: ids.New(ids.Account), Email: "a@example.com", Plan: account.Agency, CreatedAt: time.Now().UTC()}
-	if err := st.CreateAccount(ctx, a); err != nil {
-		t.Fatal(err)
-	}
-	p := store.Policy{Summary: store.Summary{ID: ids.New(ids.Policy), AccountID: a.ID, CreatedAt: a.CreatedAt}, Content: "new"}
-	if err := st.CreatePolicy(ctx, p, store.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	a, p := addPolicy(t, st, "new")
 	const old = "# Privacy Policy\nWritten with Compress.\n"
 	packed, err := content.Compress(old)
 	if err != nil {
@@ -187,11 +186,7 @@ func TestReadsEarlierContent(t *testing.T) {
 // are filled before they split, not left half empty (bbolt's default), so
 // each commit and the file hold fewer pages.
 func TestPolicyPagesFilled(t *testing.T) {
-	st, err := Open(filepath.Join(t.TempDir(), "policygen.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := openStore(t)
 	acct := ids.New(ids.Account)
 	for range 20 {
 		// Ten policies a transaction, as a group commit under load writes.

@@ -3,7 +3,6 @@ package bolt
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"runtime"
 	"sync"
 	"testing"
@@ -11,15 +10,11 @@ import (
 	bbolt "go.etcd.io/bbolt"
 )
 
-// openWithBucket opens a store in a new directory, closed when the test
-// ends, with an empty bucket for the test's writes.
+// openWithBucket opens a store (openStore) with an empty bucket for the
+// test's writes.
 func openWithBucket(t *testing.T) (*Store, []byte) {
 	t.Helper()
-	st, err := Open(filepath.Join(t.TempDir(), "policygen.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := openStore(t)
 	bucket := []byte("grouptest")
 	if err := st.db.Update(func(tx *bbolt.Tx) error { _, err := tx.CreateBucket(bucket); return err }); err != nil {
 		t.Fatal(err)
