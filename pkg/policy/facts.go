@@ -128,23 +128,6 @@ const (
 // rather than provided by the user.
 var deviceCategories = []string{"identifiers", "device", "internet_activity", "geolocation"}
 
-// LawsFor returns the laws of every jurisdiction in ids, each once, in id
-// order: a law shared by two markets is one checklist, met once.
-func LawsFor(laws []compliance.Law, ids []string) []compliance.Law {
-	return appendLawsFor(nil, laws, ids)
-}
-
-// appendLawsFor appends LawsFor(laws, ids) to dst.
-func appendLawsFor(dst, laws []compliance.Law, ids []string) []compliance.Law {
-	for _, l := range laws {
-		if slices.Contains(l.Jurisdictions, compliance.AllJurisdictions) ||
-			slices.ContainsFunc(ids, func(id string) bool { return slices.Contains(l.Jurisdictions, id) }) {
-			dst = append(dst, l)
-		}
-	}
-	return dst
-}
-
 // typeLaws are the laws narrowed to one document type
 // (compliance.ForType), with which of them each jurisdiction has.
 type typeLaws struct {
@@ -155,7 +138,9 @@ type typeLaws struct {
 	byJurisdiction map[string]*posSet
 }
 
-// appendFor appends LawsFor(t.laws, ids) to dst.
+// appendFor appends to dst the laws of every jurisdiction in ids and those
+// of every jurisdiction ("*"), each once, in the laws' order: a law shared
+// by two markets is one checklist, met once.
 func (t *typeLaws) appendFor(dst []compliance.Law, ids []string) []compliance.Law {
 	var set posSet
 	set.union(&t.all)

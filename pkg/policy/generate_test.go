@@ -575,7 +575,7 @@ func checkOne(t *testing.T, name string, req Request, laws []compliance.Law) {
 	expected[compliance.FactConsentBasis] = facts.Set[compliance.FactConsentBasis]
 	// Every item of the jurisdiction's checklists whose conditions hold;
 	// below the CCPA thresholds, only CalOPPA's.
-	lawsHere := compliance.ForType(LawsFor(laws, JurisdictionIDs(req.Jurisdiction)), req.Type)
+	lawsHere := compliance.ForType(lawsFor(laws, JurisdictionIDs(req.Jurisdiction)), req.Type)
 	if req.CCPAThresholdsMet != nil && !*req.CCPAThresholdsMet {
 		lawsHere = slices.DeleteFunc(lawsHere, func(l compliance.Law) bool { return strings.HasPrefix(l.ID, "ccpa") })
 	}
@@ -1349,4 +1349,19 @@ func cutLast(s, sep string) (before, after string, found bool) {
 		return s, "", false
 	}
 	return s[:i], s[i+len(sep):], true
+}
+
+// lawsFor is the test's own statement of which laws a document answers to:
+// every law of a jurisdiction in ids or of every jurisdiction ("*"), each
+// once, in the laws' order. The generator works it out another way (by
+// document type first, through each jurisdiction's set: typeLaws).
+func lawsFor(laws []compliance.Law, ids []string) []compliance.Law {
+	var out []compliance.Law
+	for _, l := range laws {
+		if slices.Contains(l.Jurisdictions, compliance.AllJurisdictions) ||
+			slices.ContainsFunc(ids, func(id string) bool { return slices.Contains(l.Jurisdictions, id) }) {
+			out = append(out, l)
+		}
+	}
+	return out
 }
