@@ -20,6 +20,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/policygen/policygen/pkg/gcpolicy"
 )
 
 func main() {
@@ -56,7 +58,7 @@ func run(stdout, stderr io.Writer) error {
 	var gen strings.Builder
 	var ratios []float64
 	for range formatRounds {
-		out, err := command(stderr, "go", "test", "-pgo", pgoProfile, "-run", "^$", "-bench", "BenchmarkGenerateFormats", "-benchmem", "-count", "1", "./pkg/policy")
+		out, err := commandEnv(stderr, shippedGC, "go", "test", "-pgo", pgoProfile, "-run", "^$", "-bench", "BenchmarkGenerateFormats", "-benchmem", "-count", "1", "./pkg/policy")
 		if err != nil {
 			return err
 		}
@@ -65,12 +67,20 @@ func run(stdout, stderr io.Writer) error {
 			ratios = append(ratios, r)
 		}
 	}
-	largest, err := command(stderr, "go", "test", "-pgo", pgoProfile, "-run", "^$", "-bench", "BenchmarkGenerateLargest", "-benchmem", "-count", "5", "./pkg/policy")
+	largest, err := commandEnv(stderr, shippedGC, "go", "test", "-pgo", pgoProfile, "-run", "^$", "-bench", "BenchmarkGenerateLargest", "-benchmem", "-count", "5", "./pkg/policy")
 	if err != nil {
 		return err
 	}
 	gen.WriteString(largest)
 	rows = append(rows, generationRows(parseBench(gen.String()), ratios)...)
+	// The same documents at Go's default collector, beside them: what
+	// the collector setting is worth, and what a process that does not
+	// set it would see.
+	defaultGC, err := commandEnv(stderr, "GOGC=100", "go", "test", "-pgo", pgoProfile, "-run", "^$", "-bench", "BenchmarkGenerateFormats", "-benchmem", "-count", "1", "./pkg/policy")
+	if err != nil {
+		return err
+	}
+	rows = append(rows, defaultGCRow(parseBench(defaultGC)))
 	initOut, err := command(stderr, "go", "test", "-run", "^$", "-bench", "BenchmarkInit", "./functions")
 	if err != nil {
 		return err
@@ -95,11 +105,25 @@ func run(stdout, stderr io.Writer) error {
 	return nil
 }
 
+// shippedGC is the collector setting the shipped processes run with
+// (gcpolicy.Set): generation is timed under it, as it is built with the
+// profile they are built with.
+var shippedGC = "GOGC=" + strconv.Itoa(gcpolicy.Percent)
+
 // command runs a command, echoing its output to stderr, and returns it.
 func command(stderr io.Writer, name string, args ...string) (string, error) {
-	fmt.Fprintf(stderr, "$ %s %s\n", name, strings.Join(args, " "))
+	return commandEnv(stderr, "", name, args...)
+}
+
+// commandEnv is command with one more environment variable, env
+// ("NAME=value"), unless env is empty.
+func commandEnv(stderr io.Writer, env, name string, args ...string) (string, error) {
+	fmt.Fprintf(stderr, "$ %s\n", strings.TrimSpace(env+" "+name+" "+strings.Join(args, " ")))
 	var out bytes.Buffer
 	cmd := exec.Command(name, args...)
+	if env != "" {
+		cmd.Env = append(os.Environ(), env)
+	}
 	cmd.Stdout = io.MultiWriter(&out, stderr)
 	cmd.Stderr = stderr
 	if err := cmd.Run(); err != nil {
@@ -242,6 +266,23 @@ func generationRows(b map[string]map[string]float64, ratios []float64) []row {
 		rows = append(rows, row{"largest document " + doc + fmt.Sprintf(" (%.0f bytes)", m["doc-bytes"]), limit, timing(m) + ", " + kb(m["B/op"]), v})
 	}
 	return rows
+}
+
+// defaultGCRow reports the standard document in each format at Go's
+// default collector (GOGC=100), for comparison with the rows above; the
+// verdicts go by the setting the shipped processes run with.
+func defaultGCRow(b map[string]map[string]float64) row {
+	var parts []string
+	for _, f := range formats {
+		if m, ok := b["BenchmarkGenerateFormats/"+f]; ok {
+			parts = append(parts, fmt.Sprintf("%s %.0f µs", f, m["ns/op"]/1e3))
+		}
+	}
+	measured := strings.Join(parts, ", ")
+	if measured == "" {
+		measured = "missing"
+	}
+	return row{"generate the standard EU policy at Go's default collector (GOGC=100), one run", "reported", measured, "-"}
 }
 
 // coldStartRows: issue 9 target 2, each function's exec-to-first-/next at

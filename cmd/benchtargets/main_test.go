@@ -64,6 +64,13 @@ BenchmarkGenerateFormats/markdown-2 	 1000	 95000 ns/op	 27000 B/op	 20 allocs/o
 	if r := generationRows(map[string]map[string]float64{}, ratios); len(r) != 4 || r[3].measured != "1.25 (median of 3 rounds, 1.10-2.00)" || r[3].verdict != "met" {
 		t.Errorf("ratio row from rounds = %+v", r)
 	}
+	defaultGC := "BenchmarkGenerateFormats/markdown-2 1000 121500 ns/op 25000 B/op\nBenchmarkGenerateFormats/text-2 1000 98400 ns/op 25000 B/op\n"
+	if r := defaultGCRow(parseBench(defaultGC)); r.measured != "markdown 122 µs, text 98 µs" || r.verdict != "-" {
+		t.Errorf("default collector row = %+v", r)
+	}
+	if r := defaultGCRow(parseBench("")); r.measured != "missing" {
+		t.Errorf("default collector row without figures = %+v", r)
+	}
 	if r := throughputRow("generate/trivial throughput: 1/25.4 (issue 9 target: at least 1/10: NOT met)"); r.measured != "1/25.4" || r.verdict != "NOT met" {
 		t.Errorf("throughput row = %+v", r)
 	}

@@ -42,7 +42,7 @@ import (
 	"github.com/policygen/policygen/pkg/account"
 	"github.com/policygen/policygen/pkg/api"
 	"github.com/policygen/policygen/pkg/auth"
-	"github.com/policygen/policygen/pkg/backend"
+	"github.com/policygen/policygen/pkg/gcpolicy"
 	"github.com/policygen/policygen/pkg/ids"
 	"github.com/policygen/policygen/pkg/secrets"
 	"github.com/policygen/policygen/pkg/store/bolt"
@@ -220,7 +220,7 @@ func startServer(ctx context.Context) (base, key string, cleanup func(), err err
 	}
 	// The collector's setting policyd runs with, so that the in-process
 	// server measures what policyd does.
-	backend.ServerGC(os.Getenv)
+	gcpolicy.Set(os.Getenv)
 	st, err := bolt.Open(filepath.Join(dir, "policygen.db"))
 	if err != nil {
 		os.RemoveAll(dir)

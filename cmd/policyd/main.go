@@ -36,6 +36,7 @@ import (
 	"github.com/policygen/policygen/pkg/auth"
 	"github.com/policygen/policygen/pkg/auth/passwords"
 	"github.com/policygen/policygen/pkg/backend"
+	"github.com/policygen/policygen/pkg/gcpolicy"
 	"github.com/policygen/policygen/pkg/ids"
 	"github.com/policygen/policygen/pkg/store"
 	"github.com/policygen/policygen/pkg/web"
@@ -90,7 +91,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	logHandler := slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level})
 	logger := slog.New(logHandler)
 
-	backend.ServerGC(getenv)
+	gcpolicy.Set(getenv)
 	st, err := backend.Open(ctx, *spec)
 	if err != nil {
 		return err

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -131,32 +130,5 @@ func TestPepper(t *testing.T) {
 				t.Errorf("source did not use %s: %v", tt.wantFile, err)
 			}
 		})
-	}
-}
-
-func TestServerGC(t *testing.T) {
-	before := debug.SetGCPercent(-1)
-	debug.SetGCPercent(before)
-	t.Cleanup(func() { debug.SetGCPercent(before) })
-
-	if got := backend.ServerGC(func(string) string { return "" }); got != backend.ServerGCPercent {
-		t.Errorf("ServerGC without GOGC = %d, want %d", got, backend.ServerGCPercent)
-	}
-	if p := debug.SetGCPercent(before); p != backend.ServerGCPercent {
-		t.Errorf("GC percent in force = %d, want %d", p, backend.ServerGCPercent)
-	}
-	// GOGC in the environment rules: the runtime read it at start.
-	env := func(k string) string {
-		if k == "GOGC" {
-			return "150"
-		}
-		return ""
-	}
-	debug.SetGCPercent(150)
-	if got := backend.ServerGC(env); got != 150 {
-		t.Errorf("ServerGC with GOGC=150 = %d, want 150", got)
-	}
-	if p := debug.SetGCPercent(before); p != 150 {
-		t.Errorf("GC percent in force with GOGC set = %d, want 150 left as it was", p)
 	}
 }

@@ -23,6 +23,7 @@ import (
 
 	"github.com/policygen/policygen/pkg/api"
 	"github.com/policygen/policygen/pkg/auth"
+	"github.com/policygen/policygen/pkg/gcpolicy"
 )
 
 // Environment variables a function reads (set by template.yaml).
@@ -141,8 +142,11 @@ func ServeFallback() {
 }
 
 // Start serves h to HTTP API (payload format 2.0) events until Lambda stops
-// the process.
+// the process, with the collector set as for every long-running process of
+// Policygen (gcpolicy.Set: GOGC 400 and a soft memory limit of seven
+// eighths of the function's memory, unless the environment sets them).
 func Start(h http.Handler) {
+	gcpolicy.Set(os.Getenv)
 	lambda.Start(httpadapter.NewV2(h).ProxyWithContext)
 }
 
