@@ -455,12 +455,12 @@ func (b *builder) country(code string) string {
 func genTransfers(b *builder) {
 	regimes := b.f.transferRegimes()
 	if len(regimes) == 1 {
-		b.emit(b.transferTable(&regimes[0]))
+		b.emit(b.transferTable(0))
 		return
 	}
 	for i := range regimes {
 		b.useJurisdiction(&regimes[i])
-		t := b.transferTable(&regimes[i])
+		t := b.transferTable(i)
 		if len(t.Rows) == 0 {
 			continue
 		}
@@ -470,18 +470,29 @@ func genTransfers(b *builder) {
 	b.useJurisdiction(nil)
 }
 
-// transferTable lists the services that transfer personal data out of j's
-// region, with what each transfer rests on under j's law.
-func (b *builder) transferTable(j *catalog.Jurisdiction) Block {
+// transferTable lists the services that transfer personal data out of the
+// region of regime i (in transferRegimes), with what each transfer rests
+// on under that regime's law. The regime's wording is looked up once per
+// table, not once per row: the table of a document for many jurisdictions
+// has a row per service in each regime's table.
+func (b *builder) transferTable(i int) Block {
+	j := &b.f.transferRegimes()[i]
 	var t table
 	b.newTable(&t, "service", "country", "adequacy", "safeguard")
 	t.header[2] = b.str(b.jlabel("table.adequacy"))
-	for i := range b.f.Services {
-		s := &b.f.Services[i]
-		if !transfersOutOf(j, s.Service) {
+	var (
+		unknownCountry                 = b.label("country.unknown")
+		adequacyYes, safeguardAdequacy = b.jlabel("adequacy.yes"), b.jlabel("safeguard.adequacy")
+		adequacyDPF, safeguardDPF      = b.jlabel("adequacy.dpf"), b.jlabel("safeguard.dpf")
+		adequacyNo, adequacyUnknown    = b.jlabel("adequacy.no"), b.label("adequacy.unknown")
+	)
+	for k := range b.f.Services {
+		s := &b.f.Services[k]
+		out, basis := b.f.transferOf(i, k)
+		if !out {
 			continue
 		}
-		country := b.str(b.label("country.unknown"))
+		country := b.str(unknownCountry)
 		if s.ProviderCountry != "" {
 			country = b.str(b.country(s.ProviderCountry))
 		}
@@ -496,16 +507,15 @@ func (b *builder) transferTable(j *catalog.Jurisdiction) Block {
 			country = b.labelInlines("transfer.access", extra{phCountry, country}, extra{phAccess, b.join(access)})
 		}
 		var adequacy, safeguard string
-		switch transferBasis(j, s) {
+		switch basis {
 		case basisAdequacy:
-			adequacy, safeguard = b.jlabel("adequacy.yes"), b.jlabel("safeguard.adequacy")
+			adequacy, safeguard = adequacyYes, safeguardAdequacy
 		case basisDPF:
-			adequacy = b.jlabel("adequacy.dpf")
-			safeguard = b.jlabel("safeguard.dpf")
+			adequacy, safeguard = adequacyDPF, safeguardDPF
 		default:
-			adequacy = b.jlabel("adequacy.no")
+			adequacy = adequacyNo
 			if s.ProviderCountry == "" {
-				adequacy = b.label("adequacy.unknown")
+				adequacy = adequacyUnknown
 			}
 		}
 		var nb [8]string

@@ -209,6 +209,9 @@ type factScratch struct {
 	purps    []PurposeFact // by catalog position
 	purpUsed []bool
 	primary  [1]catalog.Jurisdiction // transferRegimes without regimes
+	// transfers are transferOf's answers, a service's for each regime
+	// in turn.
+	transfers []uint8
 }
 
 // reset empties f for the next document, keeping every slice's storage.
@@ -237,6 +240,7 @@ func (f *Facts) reset(c *catalog.Catalog) {
 	}
 	clear(s.catUsed)
 	clear(s.purpUsed)
+	s.transfers = s.transfers[:0]
 	if f.Set == nil {
 		f.Set = compliance.FactSet{}
 	}
@@ -377,7 +381,12 @@ func (f *Facts) build(req Request) error {
 		// document says so rather than that nothing is transferred.
 		regimes := f.transferRegimes()
 		for i := range regimes {
-			sf.Transfer = sf.Transfer || transfersOutOf(&regimes[i], sf.Service)
+			t := uint8(0)
+			if transfersOutOf(&regimes[i], sf.Service) {
+				t = uint8(transferBasis(&regimes[i], sf)) + 1
+				sf.Transfer = true
+			}
+			s.transfers = append(s.transfers, t)
 		}
 		// A category the service category narrows (a payment provider's
 		// device data serves fraud screening, not the payment itself) is
@@ -719,6 +728,15 @@ func (f *Facts) transferRegimes() []catalog.Jurisdiction {
 		f.scr.primary[0] = f.Jurisdiction
 	}
 	return f.scr.primary[:]
+}
+
+// transferOf is whether service k (in Services) transfers personal data
+// out of the region of regime i (in transferRegimes) and, if it does, what
+// the transfer rests on: worked out once per document by transfersOutOf
+// and transferBasis, for the tables, the scoring and the to-dos.
+func (f *Facts) transferOf(i, k int) (out bool, basis int) {
+	t := f.scr.transfers[k*len(f.transferRegimes())+i]
+	return t != 0, int(t) - 1
 }
 
 // transfersOutOf reports whether a service's provider is, or may access

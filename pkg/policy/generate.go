@@ -214,11 +214,10 @@ func Assess(f *Facts) compliance.Assessment {
 		// listed regimes (never the primary jurisdiction's region that
 		// transferRegimes falls back on, whose law has no transfer rule).
 		for j := range f.Regimes {
-			r := &f.Regimes[j]
-			if !transfersOutOf(r, s.Service) {
+			out, basis := f.transferOf(j, i)
+			if !out {
 				continue
 			}
-			basis := transferBasis(r, s)
 			for _, k := range lawPos[lawStart[j]:lawStart[j+1]] {
 				l := &f.Laws[k]
 				in.TransferLaws = addUnique(in.TransferLaws, l.ID)

@@ -106,7 +106,7 @@ func todos(f *Facts) []compliance.Todo {
 			r := &regimes[i]
 			for j := range f.Services {
 				sv := &f.Services[j]
-				if transfersOutOf(r, sv.Service) && transferBasis(r, sv) == basisNone {
+				if out, basis := f.transferOf(i, j); out && basis == basisNone {
 					add("transferSafeguards."+sv.ID, fmt.Sprintf("%s may receive personal data outside the %s and the catalog records no safeguard for it; give the mechanism your contract with the provider relies on (%s).",
 						sv.Name, r.Region, strings.Join(r.TransferMechanisms, ", ")), rprefix(r)+"Art. 13(1)(f), Art. 46")
 				}
@@ -288,7 +288,7 @@ func todosJ1(f *Facts) []compliance.Todo {
 			}
 			for j := range f.Services {
 				sv := &f.Services[j]
-				if transfersOutOf(ch, sv.Service) && transferBasis(ch, sv) == basisNone {
+				if out, basis := f.transferOf(i, j); out && basis == basisNone {
 					add("transferSafeguards."+sv.ID, fmt.Sprintf("%s may receive personal data outside Switzerland, in a State this policy does not record as adequate, and the catalog records no guarantee for it; give the guarantee your contract with the provider relies on (%s).",
 						sv.Name, strings.Join(ch.TransferMechanisms, ", ")), "FADP Art. 19(4), Art. 16(2)")
 				}
