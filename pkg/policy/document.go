@@ -214,13 +214,13 @@ type builder struct {
 	rowBuf  [][][]Inline // the table being built (blocks.go)
 	listBuf [][]Inline   // the generated list being built
 
-	satisfiedAt     []int32        // by checklist position: section<<16 | clause, plus one
-	lawMask         []uint64       // by law position: the listed jurisdictions it covers
-	lawIn           []bool         // by law position: the law applies here
-	jurisdictionPos map[string]int // the listed jurisdictions' positions, by id
-	ccpa            []ccpaGroup
-	ccpaDone        bool
-	serviceCats     []string // by service position (serviceCategory)
+	satisfiedAt      []int32           // by checklist position: section<<16 | clause, plus one
+	lawMask          []uint64          // by law position: the listed jurisdictions it covers
+	lawIn            []bool            // by law position: the law applies here
+	jurisdictionBits map[string]uint64 // the listed jurisdictions' positions as bits, by id
+	ccpa             []ccpaGroup
+	ccpaDone         bool
+	serviceCats      []string // by service position (serviceCategory)
 	// purposeNames are the labels of f.Purposes (purposeLabel).
 	purposeNames     []purposeLabel
 	purposeLabelsSet bool
@@ -1037,13 +1037,15 @@ func (b *builder) prepareLaws() {
 	clear(b.lawIn)
 	clear(b.lawMask)
 	// A map, not a scan of the list for each of a law's jurisdictions: a
-	// document for 34 jurisdictions has about 50 laws.
-	if b.jurisdictionPos == nil {
-		b.jurisdictionPos = map[string]int{}
+	// document for 34 jurisdictions has about 50 laws. Bits, not one
+	// position, so that a list built in code that names a jurisdiction
+	// twice gets both positions, as the scan gave them.
+	if b.jurisdictionBits == nil {
+		b.jurisdictionBits = map[string]uint64{}
 	}
-	clear(b.jurisdictionPos)
+	clear(b.jurisdictionBits)
 	for j := range min(len(b.f.Jurisdictions), 64) {
-		b.jurisdictionPos[b.f.Jurisdictions[j].ID] = j
+		b.jurisdictionBits[b.f.Jurisdictions[j].ID] |= 1 << j
 	}
 	for _, l := range b.f.Laws {
 		i, ok := b.lib.lawIndex[l.ID]
@@ -1053,9 +1055,7 @@ func (b *builder) prepareLaws() {
 		b.lawIn[i] = true
 		// The listed jurisdictions the law covers: a law names one or two.
 		for _, id := range l.Jurisdictions {
-			if j, ok := b.jurisdictionPos[id]; ok {
-				b.lawMask[i] |= 1 << j
-			}
+			b.lawMask[i] |= b.jurisdictionBits[id]
 		}
 	}
 }

@@ -210,7 +210,8 @@ type factScratch struct {
 	purpUsed []bool
 	primary  [1]catalog.Jurisdiction // transferRegimes without regimes
 	// transfers are transferOf's answers, a service's for each regime
-	// in turn.
+	// in turn: 0 where the service transfers nothing out of the regime's
+	// region, else the transfer's basis plus one (basisAdequacy..basisNone).
 	transfers []uint8
 }
 
