@@ -26,25 +26,27 @@ func restore(t *testing.T) {
 
 func TestSet(t *testing.T) {
 	tests := []struct {
-		name        string
-		env         map[string]string
-		runtimeGOGC int // what the runtime would have read from GOGC at start
-		wantPercent int
-		wantLimit   int64
+		name         string
+		env          map[string]string
+		runtimeGOGC  int   // what the runtime would have read from GOGC at start
+		runtimeLimit int64 // and from GOMEMLIMIT
+		wantPercent  int
+		wantLimit    int64
 	}{
-		{"policyd", map[string]string{}, 100, gcpolicy.Percent, math.MaxInt64},
-		{"GOGC rules", map[string]string{"GOGC": "150"}, 150, 150, math.MaxInt64},
-		{"Lambda, 256 MB", map[string]string{"AWS_LAMBDA_FUNCTION_MEMORY_SIZE": "256"}, 100, gcpolicy.Percent, 224 << 20},
-		{"Lambda, 1024 MB", map[string]string{"AWS_LAMBDA_FUNCTION_MEMORY_SIZE": "1024"}, 100, gcpolicy.Percent, 896 << 20},
-		{"Lambda with GOMEMLIMIT", map[string]string{"AWS_LAMBDA_FUNCTION_MEMORY_SIZE": "256", "GOMEMLIMIT": "100MiB"}, 100, gcpolicy.Percent, math.MaxInt64},
-		{"Lambda with GOGC", map[string]string{"AWS_LAMBDA_FUNCTION_MEMORY_SIZE": "256", "GOGC": "off"}, -1, -1, 224 << 20},
-		{"memory size not a number", map[string]string{"AWS_LAMBDA_FUNCTION_MEMORY_SIZE": "lots"}, 100, gcpolicy.Percent, math.MaxInt64},
+		{"policyd", map[string]string{}, 100, math.MaxInt64, gcpolicy.Percent, math.MaxInt64},
+		{"GOGC rules", map[string]string{"GOGC": "150"}, 150, math.MaxInt64, 150, math.MaxInt64},
+		{"Lambda, 256 MB", map[string]string{"AWS_LAMBDA_FUNCTION_MEMORY_SIZE": "256"}, 100, math.MaxInt64, gcpolicy.Percent, 224 << 20},
+		{"Lambda, 1024 MB", map[string]string{"AWS_LAMBDA_FUNCTION_MEMORY_SIZE": "1024"}, 100, math.MaxInt64, gcpolicy.Percent, 896 << 20},
+		{"Lambda, 130 MB", map[string]string{"AWS_LAMBDA_FUNCTION_MEMORY_SIZE": "130"}, 100, math.MaxInt64, gcpolicy.Percent, 119275520}, // 130 MiB * 7 / 8
+		{"Lambda with GOMEMLIMIT", map[string]string{"AWS_LAMBDA_FUNCTION_MEMORY_SIZE": "256", "GOMEMLIMIT": "100MiB"}, 100, 100 << 20, gcpolicy.Percent, 100 << 20},
+		{"Lambda with GOGC", map[string]string{"AWS_LAMBDA_FUNCTION_MEMORY_SIZE": "256", "GOGC": "off"}, -1, math.MaxInt64, -1, 224 << 20},
+		{"memory size not a number", map[string]string{"AWS_LAMBDA_FUNCTION_MEMORY_SIZE": "lots"}, 100, math.MaxInt64, gcpolicy.Percent, math.MaxInt64},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			restore(t)
 			debug.SetGCPercent(tt.runtimeGOGC)
-			debug.SetMemoryLimit(math.MaxInt64)
+			debug.SetMemoryLimit(tt.runtimeLimit)
 			percent, limit := gcpolicy.Set(env(tt.env))
 			if percent != tt.wantPercent || limit != tt.wantLimit {
 				t.Errorf("Set = %d, %d; want %d, %d", percent, limit, tt.wantPercent, tt.wantLimit)
