@@ -107,7 +107,9 @@ func run(stdout, stderr io.Writer) error {
 
 // shippedGC is the collector setting the shipped processes run with
 // (gcpolicy.Set): generation is timed under it, as it is built with the
-// profile they are built with.
+// profile they are built with. The go command and the compiler it runs
+// see it too, which changes nothing they produce; being last in the
+// environment, it wins over a GOGC the caller set.
 var shippedGC = "GOGC=" + strconv.Itoa(gcpolicy.Percent)
 
 // command runs a command, echoing its output to stderr, and returns it.
