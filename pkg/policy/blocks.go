@@ -481,16 +481,24 @@ func (b *builder) transferTable(i int) Block {
 	b.newTable(&t, "service", "country", "adequacy", "safeguard")
 	t.header[2] = b.str(b.jlabel("table.adequacy"))
 	var (
-		unknownCountry                 = b.label("country.unknown")
-		adequacyYes, safeguardAdequacy = b.jlabel("adequacy.yes"), b.jlabel("safeguard.adequacy")
-		adequacyDPF, safeguardDPF      = b.jlabel("adequacy.dpf"), b.jlabel("safeguard.dpf")
-		adequacyNo, adequacyUnknown    = b.jlabel("adequacy.no"), b.label("adequacy.unknown")
+		labelled                       bool
+		unknownCountry                 string
+		adequacyYes, safeguardAdequacy string
+		adequacyDPF, safeguardDPF      string
+		adequacyNo, adequacyUnknown    string
 	)
 	for k := range b.f.Services {
 		s := &b.f.Services[k]
 		out, basis := b.f.transferOf(i, k)
 		if !out {
 			continue
+		}
+		if !labelled {
+			labelled = true
+			unknownCountry = b.label("country.unknown")
+			adequacyYes, safeguardAdequacy = b.jlabel("adequacy.yes"), b.jlabel("safeguard.adequacy")
+			adequacyDPF, safeguardDPF = b.jlabel("adequacy.dpf"), b.jlabel("safeguard.dpf")
+			adequacyNo, adequacyUnknown = b.jlabel("adequacy.no"), b.label("adequacy.unknown")
 		}
 		country := b.str(unknownCountry)
 		if s.ProviderCountry != "" {
