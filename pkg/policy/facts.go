@@ -55,7 +55,12 @@ type Facts struct {
 	AnalyticsCookiesAssumed bool
 
 	gdpr bool // the GDPR or the UK GDPR applies (gdprFamily)
-	scr  factScratch
+	// applicable are the checklist items of Laws whose conditions hold,
+	// in checklist order, as pointers into the checklists
+	// (compliance.AppendApplicable): worked out once, when the facts are
+	// final, for the todos and for the document's evidence.
+	applicable []*compliance.Requirement
+	scr        factScratch
 }
 
 // CategoryFact is one data category and what happens to it.
@@ -249,7 +254,7 @@ func (f *Facts) reset(c *catalog.Catalog) {
 	*f = Facts{
 		Jurisdictions: f.Jurisdictions[:0], Regimes: f.Regimes[:0], Laws: f.Laws[:0], Set: f.Set,
 		Categories: f.Categories[:0], Purposes: f.Purposes[:0], Services: f.Services[:0], Cookies: f.Cookies[:0],
-		Unknown: f.Unknown[:0], Implied: f.Implied[:0], scr: f.scr,
+		Unknown: f.Unknown[:0], Implied: f.Implied[:0], applicable: f.applicable[:0], scr: f.scr,
 	}
 }
 
@@ -523,6 +528,7 @@ func (f *Facts) build(req Request) error {
 			delete(f.Set, k)
 		}
 	}
+	f.applicable = compliance.AppendApplicable(f.applicable, f.Laws, f.Set)
 	f.Todos = todos(f)
 	return nil
 }

@@ -96,11 +96,10 @@ func Generate(req Request) (Result, error) {
 // from states and gives it back, so that documents after the first
 // allocate little beyond their text (issue 9: generation at 100 µs).
 type state struct {
-	facts      Facts
-	b          builder
-	doc        Document
-	applicable []*compliance.Requirement
-	out        []byte
+	facts Facts
+	b     builder
+	doc   Document
+	out   []byte
 }
 
 var states = sync.Pool{New: func() any { return new(state) }}
@@ -143,7 +142,6 @@ func (st *state) compose(req Request) (*Document, *Facts, []*compliance.Requirem
 			return fail(err)
 		}
 	}
-	st.applicable = compliance.AppendApplicable(st.applicable[:0], facts.Laws, facts.Set)
 	b := &st.b
 	b.reset()
 	b.f, b.t, b.labels, b.lib, b.date = facts, t, lib.compiled.labels[req.Language], lib.compiled, date
@@ -156,14 +154,14 @@ func (st *state) compose(req Request) (*Document, *Facts, []*compliance.Requirem
 		b.esc = escNone
 	}
 	st.doc = Document{escaped: lib.compiled.escaped[req.Language], links: lib.compiled.links[req.Language]}
-	if err := b.build(p, st.applicable, &st.doc); err != nil {
+	if err := b.build(p, facts.applicable, &st.doc); err != nil {
 		var gap *GapError
 		if errors.As(err, &gap) {
 			return fail(gap)
 		}
 		return fail(err)
 	}
-	return &st.doc, facts, st.applicable, nil
+	return &st.doc, facts, facts.applicable, nil
 }
 
 // Assess scores facts: step 6 of the pipeline.

@@ -229,28 +229,17 @@ func todosJ3(f *Facts, out []compliance.Todo) []compliance.Todo {
 // missingFix and citation.
 func neededInputs(f *Facts) []compliance.Todo {
 	var out []compliance.Todo
-	for i := range f.Laws {
-		for j := range f.Laws[i].Requirements {
-			if r := &f.Laws[i].Requirements[j]; f.Set.Holds(r.AppliesWhen) {
-				out = appendNeeded(out, f, r)
+	for _, r := range f.applicable {
+		for _, field := range r.Needs {
+			missing := inputMissing(f.Request, field)
+			if field == "thirdPartyServices" { // cookie policy (issue 8, t2): services it cannot list
+				missing = f.AnalyticsCookiesAssumed || len(f.Unknown) > 0
 			}
+			if !missing || slices.ContainsFunc(out, func(t compliance.Todo) bool { return t.Field == field }) {
+				continue
+			}
+			out = append(out, compliance.Todo{Field: field, Why: r.MissingFix, Citation: r.Citation})
 		}
-	}
-	return out
-}
-
-// appendNeeded adds to out each request field that r needs and f's
-// request leaves out, unless out has it already.
-func appendNeeded(out []compliance.Todo, f *Facts, r *compliance.Requirement) []compliance.Todo {
-	for _, field := range r.Needs {
-		missing := inputMissing(f.Request, field)
-		if field == "thirdPartyServices" { // cookie policy (issue 8, t2): services it cannot list
-			missing = f.AnalyticsCookiesAssumed || len(f.Unknown) > 0
-		}
-		if !missing || slices.ContainsFunc(out, func(t compliance.Todo) bool { return t.Field == field }) {
-			continue
-		}
-		out = append(out, compliance.Todo{Field: field, Why: r.MissingFix, Citation: r.Citation})
 	}
 	return out
 }
