@@ -1036,21 +1036,16 @@ func (b *builder) prepareLaws() {
 	b.lawIn, b.lawMask = b.lawIn[:nl], b.lawMask[:nl]
 	clear(b.lawIn)
 	clear(b.lawMask)
-	// A document for many jurisdictions finds a law's jurisdictions in a
-	// map, not by a scan of the list for each of them: one for 34
-	// jurisdictions has about 50 laws. Bits, not one position, so that a
-	// list built in code that names a jurisdiction twice gets both
-	// positions, as the scan does.
-	nj := min(len(b.f.Jurisdictions), 64)
-	byMap := nj > 4
-	if byMap {
-		if b.jurisdictionBits == nil {
-			b.jurisdictionBits = map[string]uint64{}
-		}
-		clear(b.jurisdictionBits)
-		for j := range nj {
-			b.jurisdictionBits[b.f.Jurisdictions[j].ID] |= 1 << j
-		}
+	// A law's jurisdictions are found in a map, not by a scan of the list
+	// for each of them: a document for 34 jurisdictions has about 50 laws.
+	// Bits, not one position, so that a list built in code that names a
+	// jurisdiction twice gets both positions.
+	if b.jurisdictionBits == nil {
+		b.jurisdictionBits = map[string]uint64{}
+	}
+	clear(b.jurisdictionBits)
+	for j := range min(len(b.f.Jurisdictions), 64) {
+		b.jurisdictionBits[b.f.Jurisdictions[j].ID] |= 1 << j
 	}
 	for _, l := range b.f.Laws {
 		i, ok := b.lib.lawIndex[l.ID]
@@ -1060,15 +1055,7 @@ func (b *builder) prepareLaws() {
 		b.lawIn[i] = true
 		// The listed jurisdictions the law covers: a law names one or two.
 		for _, id := range l.Jurisdictions {
-			if byMap {
-				b.lawMask[i] |= b.jurisdictionBits[id]
-				continue
-			}
-			for j := range nj {
-				if b.f.Jurisdictions[j].ID == id {
-					b.lawMask[i] |= 1 << j
-				}
-			}
+			b.lawMask[i] |= b.jurisdictionBits[id]
 		}
 	}
 }
