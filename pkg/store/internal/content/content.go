@@ -163,7 +163,7 @@ func CompressFast(s string) ([]byte, error) {
 	block := d.s2().Encode((*scratch)[:n], text)
 	out := make([]byte, 5, 5+len(block))
 	out[0] = d.encS2
-	binary.BigEndian.PutUint32(out[1:], crc32.Checksum(text, crc32.MakeTable(crc32.Castagnoli)))
+	binary.BigEndian.PutUint32(out[1:], crc32c(text))
 	out = append(out, block...)
 	if cap(*scratch) <= 1<<20 { // a rare huge text's buffer is not kept
 		s2Buffers.Put(scratch)
@@ -171,10 +171,15 @@ func CompressFast(s string) ([]byte, error) {
 	return out, nil
 }
 
-// s2Buffers hold CompressFast's scratch (*[]byte). The CRC-32C table is
-// asked of hash/crc32 where it is used (MakeTable builds it once, on first
-// use), not made at package init, which every function's cold start runs.
+// s2Buffers hold CompressFast's scratch (*[]byte).
 var s2Buffers sync.Pool
+
+// crc32c is the CRC-32C (Castagnoli) of b. hash/crc32 keeps one
+// Castagnoli table, made on the first request for it; the s2 and zstd
+// packages ask for it at their own init, so every binary that links this
+// package pays for the table at cold start whether or not it stores, and
+// asking here costs only the lookup.
+func crc32c(b []byte) uint32 { return crc32.Checksum(b, crc32.MakeTable(crc32.Castagnoli)) }
 
 func dictionaryFor(s string) *dictionary {
 	if strings.Contains(s, "California") || strings.Contains(s, "CCPA") || strings.Contains(s, `"US-CA"`) {
@@ -273,7 +278,7 @@ func decompress(b []byte, base *string) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("decompress content: %w", err)
 		}
-		if crc32.Checksum(text, crc32.MakeTable(crc32.Castagnoli)) != binary.BigEndian.Uint32(b[1:]) {
+		if crc32c(text) != binary.BigEndian.Uint32(b[1:]) {
 			return "", errors.New("decompress content: checksum mismatch")
 		}
 		return unsafe.String(unsafe.SliceData(text), len(text)), nil // text is not kept elsewhere
