@@ -90,20 +90,12 @@ func New(d Deps) (http.Handler, error) {
 	}
 	a.pages = newPageSet()
 
-	mux := http.NewServeMux()
-	for _, rt := range a.routes() {
-		mux.Handle(rt.Method+" "+muxPattern(rt.Path), rt.handler)
+	routes := newRouter(a.routes())
+	notFound := func(w http.ResponseWriter, r *http.Request) {
+		a.errorPage(w, r, http.StatusNotFound, "Page not found", "There is no page at this address.")
 	}
 	var h http.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, pattern := mux.Handler(r)
-		if p, ok := r.Context().Value(patternKey{}).(*string); ok {
-			*p = pattern
-		}
-		if pattern == "" {
-			a.errorPage(w, r, http.StatusNotFound, "Page not found", "There is no page at this address.")
-			return
-		}
-		mux.ServeHTTP(w, r)
+		routes.serve(w, r, notFound)
 	})
 	h = a.withSession(h)
 	cop := http.NewCrossOriginProtection()
