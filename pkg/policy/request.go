@@ -9,6 +9,7 @@ import (
 	"net/mail"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -200,7 +201,7 @@ func ParseRequest(body []byte) (Request, error) {
 			return "", false
 		}
 		var s string
-		if err := json.Unmarshal(v, &s); err != nil {
+		if err := unmarshalString(v, &s); err != nil {
 			bad.Add(name, "must be a string")
 			return "", false
 		}
@@ -231,7 +232,7 @@ func ParseRequest(body []byte) (Request, error) {
 			return false
 		}
 		var b bool
-		if err := json.Unmarshal(v, &b); err != nil {
+		if err := unmarshalBool(v, &b); err != nil {
 			bad.Add(name, "must be a boolean")
 		}
 		return b
@@ -322,7 +323,7 @@ func ParseRequest(body []byte) (Request, error) {
 			return nil
 		}
 		var b bool
-		if err := json.Unmarshal(v, &b); err != nil {
+		if err := unmarshalBool(v, &b); err != nil {
 			bad.Add(name, "must be true, false or null (null or absent: not stated)")
 			return nil
 		}
@@ -460,6 +461,31 @@ func decodeObjectTokens(body []byte) (map[string]json.RawMessage, []string, erro
 	return raw, dups, nil
 }
 
+// unmarshalString is json.Unmarshal into a string, without its reflection
+// and second scan for the common case: a JSON string with no escape. v is
+// a member of a body decodeObject accepted (valid JSON, valid UTF-8), so
+// the bytes between its quotes are then the string itself.
+func unmarshalString(v json.RawMessage, s *string) error {
+	if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' && bytes.IndexByte(v, '\\') < 0 {
+		*s = string(v[1 : len(v)-1])
+		return nil
+	}
+	return json.Unmarshal(v, s)
+}
+
+// unmarshalBool is json.Unmarshal into a bool, the literals read directly.
+func unmarshalBool(v json.RawMessage, b *bool) error {
+	switch string(v) {
+	case "true":
+		*b = true
+		return nil
+	case "false":
+		*b = false
+		return nil
+	}
+	return json.Unmarshal(v, b)
+}
+
 // FieldNames are the members a generation request may have.
 func FieldNames() []string { return slices.Clone(fieldNames) }
 
@@ -521,9 +547,9 @@ func services(v json.RawMessage, bad *errs.Fields) []string {
 		return out
 	}
 	for i, item := range items {
-		field := fmt.Sprintf("thirdPartyServices[%d]", i)
+		field := "thirdPartyServices[" + strconv.Itoa(i) + "]"
 		var s string
-		if err := json.Unmarshal(item, &s); err != nil {
+		if err := unmarshalString(item, &s); err != nil {
 			bad.Add(field, "must be a string")
 			continue
 		}
@@ -540,11 +566,11 @@ func services(v json.RawMessage, bad *errs.Fields) []string {
 			continue
 		}
 		ref := serviceRef(s)
-		if !slices.ContainsFunc(out, func(o string) bool { return fold(o) == fold(ref) }) {
+		if !slices.ContainsFunc(out, func(o string) bool { return foldCompare(o, ref) == 0 }) {
 			out = append(out, ref)
 		}
 	}
-	slices.SortFunc(out, func(a, b string) int { return strings.Compare(fold(a), fold(b)) })
+	slices.SortFunc(out, foldCompare)
 	return out
 }
 
@@ -789,7 +815,7 @@ func retention(v json.RawMessage, bad *errs.Fields) map[string]string {
 			continue
 		}
 		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
+		if err := unmarshalString(raw, &s); err != nil {
 			bad.Add(field, "must be a string such as \"2 years after your last order\"")
 			continue
 		}
@@ -1057,7 +1083,7 @@ func subscriptions(v json.RawMessage, bad *errs.Fields) *Subscriptions {
 		return nil
 	}
 	var b bool
-	if err := json.Unmarshal(v, &b); err == nil {
+	if err := unmarshalBool(v, &b); err == nil {
 		return &Subscriptions{Offered: b}
 	}
 	var in struct {
