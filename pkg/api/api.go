@@ -1,13 +1,14 @@
-// Package api is Policygen's HTTP interface: the route table, the handlers
-// for each route, and the middleware every request passes through (request
-// ids, access log, panic recovery, security headers, authentication and
-// plan check, body limits). Errors are rendered in one place as RFC 9457
-// problem details.
+// Package api is Policygen's HTTP interface: the handlers for each route of
+// the route table and the per-route middleware (authentication and plan
+// check, rate limits and quota, idempotency, body limits). What every answer
+// shares (the route table, request ids, the access log, panic recovery and
+// errors rendered in one place as RFC 9457 problem details) is
+// pkg/api/wire.
 //
 // The same handlers serve every deployment: NewServer mounts all routes for
 // cmd/policyd and tests; NewRouteHandler mounts one route for the Lambda
-// function of that route; NewFallbackHandler answers requests no route
-// matched (API Gateway's $default route).
+// function of that route; wire.NewFallbackHandler answers requests no route
+// matched (API Gateway's $default route) without them.
 package api
 
 import (
@@ -19,9 +20,8 @@ import (
 	"github.com/policygen/policygen/pkg/store"
 )
 
-// Deps are what the handlers need. Store and Auth are required (except for
-// NewFallbackHandler, which needs neither); Now defaults to time.Now and
-// Logger to slog.Default().
+// Deps are what the handlers need. Store and Auth are required; Now
+// defaults to time.Now and Logger to slog.Default().
 type Deps struct {
 	Store  store.Store
 	Auth   *auth.Authenticator

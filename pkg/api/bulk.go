@@ -1,6 +1,8 @@
 package api
 
 import (
+	"github.com/policygen/policygen/pkg/api/wire"
+
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -30,7 +32,7 @@ type bulkResult struct {
 	Reference string         `json:"reference,omitempty"`
 	Status    int            `json:"status"`
 	Policy    *policySummary `json:"policy,omitempty"`
-	Problem   *problem       `json:"problem,omitempty"`
+	Problem   *wire.Problem  `json:"problem,omitempty"`
 }
 
 type bulkResponse struct {
@@ -57,7 +59,7 @@ func (s *server) handleBulk(w http.ResponseWriter, r *http.Request) error {
 	out := bulkResponse{Results: make([]bulkResult, len(items))}
 	results := make([]*policy.Result, len(items))
 	fail := func(i int, err error) {
-		status, pb := s.problemOf(nil, r, err)
+		status, pb := wire.ProblemOf(s.logger, nil, r, err)
 		out.Results[i].Status, out.Results[i].Problem = status, &pb
 	}
 	valid := 0
@@ -126,7 +128,7 @@ func (s *server) handleBulk(w http.ResponseWriter, r *http.Request) error {
 			out.Failed++
 		}
 	}
-	writeJSON(w, http.StatusOK, "application/json", out)
+	wire.WriteJSON(w, http.StatusOK, "application/json", out)
 	return nil
 }
 

@@ -1,6 +1,8 @@
 package api
 
 import (
+	"github.com/policygen/policygen/pkg/api/wire"
+
 	"net/http"
 	"slices"
 	"strings"
@@ -110,7 +112,7 @@ func buildCatalog() {
 	for _, s := range c.Services {
 		d.Services = append(d.Services, catalogService{ID: s.ID, Name: s.Name, Aliases: nonNil(s.Aliases), Category: s.Category, Provider: s.Provider, Country: s.ProviderCountry})
 	}
-	catalogBody = encodeJSON(d)
+	catalogBody = wire.EncodeJSON(d)
 }
 
 // handleCatalog serves GET /v1/catalog to a key of any plan.
@@ -122,6 +124,6 @@ func (s *server) handleCatalog(w http.ResponseWriter, r *http.Request) error {
 	if catalogErr != nil {
 		return internal(catalogErr, "catalog")
 	}
-	writeBody(w, http.StatusOK, "application/json", catalogBody)
+	wire.WriteBody(w, http.StatusOK, "application/json", catalogBody)
 	return nil
 }

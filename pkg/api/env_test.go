@@ -15,6 +15,7 @@ import (
 	"github.com/policygen/policygen/internal/testenv"
 	"github.com/policygen/policygen/pkg/account"
 	"github.com/policygen/policygen/pkg/api"
+	"github.com/policygen/policygen/pkg/api/wire"
 	"github.com/policygen/policygen/pkg/auth"
 	"github.com/policygen/policygen/pkg/ids"
 	"github.com/policygen/policygen/pkg/secrets"
@@ -192,7 +193,7 @@ func wantProblem(t testing.TB, rec *httptest.ResponseRecorder, status int, code 
 		t.Errorf("Content-Type = %q", ct)
 	}
 	decode(t, rec, &p)
-	if p.Code != code || p.Status != status || p.Type != api.ProblemTypeBase+code {
+	if p.Code != code || p.Status != status || p.Type != wire.ProblemTypeBase+code {
 		t.Errorf("problem = %+v, want code %s status %d", p, code, status)
 	}
 	if p.RequestID == "" || p.RequestID != rec.Header().Get("X-Request-Id") {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/policygen/policygen/pkg/account"
 	"github.com/policygen/policygen/pkg/api"
+	"github.com/policygen/policygen/pkg/api/wire"
 	"github.com/policygen/policygen/pkg/auth"
 	"github.com/policygen/policygen/pkg/compliance"
 	"github.com/policygen/policygen/pkg/ids"
@@ -976,7 +977,7 @@ func TestRouteHandler(t *testing.T) {
 		t.Error("unknown route name accepted")
 	}
 
-	fb := api.NewFallbackHandler(api.Deps{Logger: e.deps.Logger})
+	fb := wire.NewFallbackHandler(e.deps.Logger)
 	wantProblem(t, serve(fb, "GET", "/nope"), 404, "route_not_found")
 	wantProblem(t, serve(fb, "GET", "/v1/policies"), 404, "route_not_found")
 	wantProblem(t, serve(fb, "GET", "/v1/policies/generate"), 405, "method_not_allowed")

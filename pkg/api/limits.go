@@ -1,6 +1,8 @@
 package api
 
 import (
+	"github.com/policygen/policygen/pkg/api/wire"
+
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -186,7 +188,7 @@ func (s *server) idempotent(w http.ResponseWriter, r *http.Request, route string
 			h.Set("Location", rec.Location)
 		}
 		h.Set(IdempotentReplayedHeader, "true")
-		writeBody(w, rec.Status, "application/json", rec.Body)
+		wire.WriteBody(w, rec.Status, "application/json", rec.Body)
 		return nil
 	}
 
@@ -199,13 +201,13 @@ func (s *server) idempotent(w http.ResponseWriter, r *http.Request, route string
 		if cerr := s.store.CompleteIdempotent(context.WithoutCancel(r.Context()), res); cerr != nil {
 			// The response is already on its way; a retry will re-run
 			// the request once the claim's lease ends. Log it.
-			s.logger.Warn("idempotent outcome not stored", "requestId", requestID(r.Context()), "error", cerr.Error())
+			s.logger.Warn("idempotent outcome not stored", "requestId", wire.Info(r.Context()).ID, "error", cerr.Error())
 		}
 	default:
 		// Release even if the client has gone, so its retry is not blocked
 		// until the lease ends.
 		if rerr := s.store.ReleaseIdempotent(context.WithoutCancel(r.Context()), st.claim); rerr != nil {
-			s.logger.Warn("idempotency claim not released", "requestId", requestID(r.Context()), "error", rerr.Error())
+			s.logger.Warn("idempotency claim not released", "requestId", wire.Info(r.Context()).ID, "error", rerr.Error())
 		}
 	}
 	return err

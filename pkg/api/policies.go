@@ -1,6 +1,8 @@
 package api
 
 import (
+	"github.com/policygen/policygen/pkg/api/wire"
+
 	"encoding/base64"
 	"errors"
 	"net/http"
@@ -138,7 +140,7 @@ func (s *server) handleGenerate(w http.ResponseWriter, r *http.Request) error {
 		idem.completed = true
 	}
 	w.Header().Set("Location", location)
-	writeBody(w, http.StatusCreated, "application/json", out)
+	wire.WriteBody(w, http.StatusCreated, "application/json", out)
 	return nil
 }
 
@@ -191,7 +193,7 @@ func (s *server) handleList(w http.ResponseWriter, r *http.Request) error {
 		c := encodeCursor(page.Next)
 		out.HasMore, out.NextCursor = true, &c
 	}
-	writeJSON(w, http.StatusOK, "application/json", out)
+	wire.WriteJSON(w, http.StatusOK, "application/json", out)
 	return nil
 }
 
@@ -265,7 +267,7 @@ func (s *server) handleGet(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	writeBody(w, http.StatusOK, "application/json", encodePolicy(out))
+	wire.WriteBody(w, http.StatusOK, "application/json", encodePolicy(out))
 	return nil
 }
 

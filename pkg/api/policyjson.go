@@ -1,6 +1,8 @@
 package api
 
 import (
+	"github.com/policygen/policygen/pkg/api/wire"
+
 	"bytes"
 	"encoding/json"
 	"math/bits"
@@ -8,11 +10,11 @@ import (
 	"unicode/utf8"
 )
 
-// encodePolicy is encodeJSON(o), byte for byte, made faster for the one
+// encodePolicy is wire.EncodeJSON(o), byte for byte, made faster for the one
 // big value in it: the content, tens of KB that encoding/json would escape
 // a byte at a time (a fifth of a generate's own CPU time when it did). The
-// summary and the evidence still go through encodeJSON; the content is
-// written by appendJSONString. TestEncodePolicy holds it to encodeJSON's
+// summary and the evidence still go through wire.EncodeJSON; the content is
+// written by appendJSONString. TestEncodePolicy holds it to wire.EncodeJSON's
 // output for every golden request, FuzzAppendJSONString to encoding/json's
 // for any string.
 func encodePolicy(o policyObject) []byte {
@@ -26,7 +28,7 @@ func encodePolicy(o policyObject) []byte {
 	enc := json.NewEncoder(head)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(o); err != nil {
-		panic(err) // as in encodeJSONSized: our own types always encode
+		panic(err) // as in wire.EncodeJSONSized: our own types always encode
 	}
 	tail := []byte(`""}` + "\n")
 	if !bytes.HasSuffix(head.Bytes(), tail) {
@@ -38,7 +40,7 @@ func encodePolicy(o policyObject) []byte {
 	out = append(out, head.Bytes()[:head.Len()-len(tail)]...)
 	out = appendJSONString(out, content)
 	if len(evidence) > 0 {
-		ev := encodeJSON(evidence)
+		ev := wire.EncodeJSON(evidence)
 		out = append(out, `,"evidence":`...)
 		out = append(out, ev[:len(ev)-1]...) // without its newline
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/policygen/policygen/pkg/api/wire"
 	"github.com/policygen/policygen/pkg/policy"
 	"github.com/policygen/policygen/pkg/store"
 )
@@ -48,7 +49,7 @@ func TestEncodePolicy(t *testing.T) {
 	o.Content = "<b>&</b> \"q\" \\ \x00\x01\b\f\n\r\t\x1f\x7f é 🍪 \u2028\u2029 \xff\xc3( end"
 	objects = append(objects, o, policyObject{})
 	for i, o := range objects {
-		if got, want := encodePolicy(o), encodeJSON(o); !bytes.Equal(got, want) {
+		if got, want := encodePolicy(o), wire.EncodeJSON(o); !bytes.Equal(got, want) {
 			t.Errorf("object %d (%d bytes of content, %d evidence): encodePolicy differs from encodeJSON\n got: %.300s\nwant: %.300s", i, len(o.Content), len(o.Evidence), got, want)
 		}
 	}
@@ -121,7 +122,7 @@ func BenchmarkEncodePolicy(b *testing.B) {
 	o := policyObject{policySummary: summaryJSON(store.NewPolicy("acc_1", res, time.Now()).Summary), Content: res.Content}
 	for name, encode := range map[string]func(policyObject) []byte{
 		"encodePolicy": encodePolicy,
-		"encodeJSON":   func(o policyObject) []byte { return encodeJSONSized(o, len(o.Content)*9/8+8<<10) },
+		"encodeJSON":   func(o policyObject) []byte { return wire.EncodeJSONSized(o, len(o.Content)*9/8+8<<10) },
 	} {
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()

@@ -1,6 +1,8 @@
 package api
 
 import (
+	"github.com/policygen/policygen/pkg/api/wire"
+
 	"net/http"
 
 	"github.com/policygen/policygen/pkg/store"
@@ -81,6 +83,6 @@ func (s *server) handleProfile(w http.ResponseWriter, r *http.Request) error {
 		e := timeJSON(*p.Key.ExpiresAt)
 		out.Key.ExpiresAt = &e
 	}
-	writeJSON(w, http.StatusOK, "application/json", out)
+	wire.WriteJSON(w, http.StatusOK, "application/json", out)
 	return nil
 }

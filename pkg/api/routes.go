@@ -1,14 +1,13 @@
 package api
 
-import "net/http"
+import (
+	"net/http"
 
-// Route is one operation of the API. Path is in API Gateway form
-// (/v1/policies/{id}), which is also the net/http ServeMux pattern syntax.
-type Route struct {
-	Name   string // operationId in openapi.yaml; selects the handler in NewRouteHandler
-	Method string
-	Path   string
-}
+	"github.com/policygen/policygen/pkg/api/wire"
+)
+
+// Route is one operation of the API (wire.Route).
+type Route = wire.Route
 
 // route binds a Route to its handler.
 type route struct {
@@ -24,27 +23,20 @@ type route struct {
 	handler func(s *server, w http.ResponseWriter, r *http.Request) error
 }
 
-// routes is the one route table: everything that serves or describes the API
-// (NewServer, NewRouteHandler, template.yaml's test, openapi.yaml's test)
-// derives from it.
+// routes binds a handler to each route of wire's route table, by name
+// (TestEveryRouteHasOneHandler).
 var routes = []route{
-	{Route: Route{"generatePolicy", "POST", "/v1/policies/generate"}, jsonBody: true, handler: (*server).handleGenerate},
-	{Route: Route{"bulkGeneratePolicies", "POST", "/v1/policies/bulk"}, jsonBody: true, maxBody: MaxBulkBodyBytes, handler: (*server).handleBulk},
-	{Route: Route{"listPolicies", "GET", "/v1/policies"}, handler: (*server).handleList},
-	{Route: Route{"getPolicy", "GET", "/v1/policies/{id}"}, handler: (*server).handleGet},
-	{Route: Route{"deletePolicy", "DELETE", "/v1/policies/{id}"}, handler: (*server).handleDelete},
-	{Route: Route{"getProfile", "GET", "/v1/auth/profile"}, handler: (*server).handleProfile},
-	{Route: Route{"getCatalog", "GET", "/v1/catalog"}, anyPlan: true, handler: (*server).handleCatalog},
+	{Route: wire.RouteNamed("generatePolicy"), jsonBody: true, handler: (*server).handleGenerate},
+	{Route: wire.RouteNamed("bulkGeneratePolicies"), jsonBody: true, maxBody: MaxBulkBodyBytes, handler: (*server).handleBulk},
+	{Route: wire.RouteNamed("listPolicies"), handler: (*server).handleList},
+	{Route: wire.RouteNamed("getPolicy"), handler: (*server).handleGet},
+	{Route: wire.RouteNamed("deletePolicy"), handler: (*server).handleDelete},
+	{Route: wire.RouteNamed("getProfile"), handler: (*server).handleProfile},
+	{Route: wire.RouteNamed("getCatalog"), anyPlan: true, handler: (*server).handleCatalog},
 }
 
-// Routes lists every route of the API.
-func Routes() []Route {
-	out := make([]Route, len(routes))
-	for i, r := range routes {
-		out[i] = r.Route
-	}
-	return out
-}
+// Routes lists every route of the API (wire.Routes).
+func Routes() []Route { return wire.Routes() }
 
 func (rt route) bodyLimit() int64 {
 	if rt.maxBody > 0 {

@@ -21,8 +21,7 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
 
-	"github.com/policygen/policygen/pkg/api"
-	"github.com/policygen/policygen/pkg/auth"
+	"github.com/policygen/policygen/pkg/api/wire"
 	"github.com/policygen/policygen/pkg/gcpolicy"
 )
 
@@ -42,9 +41,12 @@ const (
 )
 
 // DefaultKeyCacheTTL is how long a verified key is trusted without a store
-// read when KEY_CACHE_TTL is unset. It bounds how late a revocation or a plan
-// change is seen by a warm function.
-const DefaultKeyCacheTTL = auth.DefaultCacheTTL
+// read when KEY_CACHE_TTL is unset: auth.DefaultCacheTTL, which it bounds
+// how late a revocation or a plan change is seen by a warm function. It is
+// written out rather than imported, so that the fallback, which imports
+// this package, links none of the domain (docs/DECISIONS.md 41); a test
+// holds the two equal.
+const DefaultKeyCacheTTL = 5 * time.Second
 
 // MaxKeyCacheTTL caps KEY_CACHE_TTL, so a typo cannot make revocations
 // take effect hours late.
@@ -129,7 +131,7 @@ func NewLogger(w io.Writer, level slog.Level) *slog.Logger {
 }
 
 // ServeFallback is the main of the function behind the HTTP API's $default
-// route (api.NewFallbackHandler). It checks the same configuration as the
+// route (wire.NewFallbackHandler). It checks the same configuration as the
 // route functions (awsenv.Serve), so a misconfigured stack fails every cold
 // start alike, but builds no AWS clients and links no AWS SDK: the fallback
 // answers without the store or the pepper.
@@ -138,7 +140,7 @@ func ServeFallback() {
 	if err != nil {
 		Exit(err)
 	}
-	Start(api.NewFallbackHandler(api.Deps{Now: time.Now, Logger: NewLogger(os.Stdout, cfg.LogLevel)}))
+	Start(wire.NewFallbackHandler(NewLogger(os.Stdout, cfg.LogLevel)))
 }
 
 // Start serves h to HTTP API (payload format 2.0) events until Lambda stops

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/policygen/policygen/pkg/auth"
 	"github.com/policygen/policygen/pkg/lambdaenv"
 )
 
@@ -128,7 +129,9 @@ func TestLoad(t *testing.T) {
 // the binaries, and every package init runs at each cold start. Neither may
 // link the SDK's default config loader (config.LoadDefaultConfig and the
 // STS, SSO, SSO OIDC and sign-in clients of its credential chain), and
-// lambdaenv, the fallback's whole wiring, links no AWS SDK at all.
+// lambdaenv, the fallback's whole wiring, links no AWS SDK at all, and none
+// of the domain either: it answers with pkg/api/wire alone (docs/DECISIONS.md
+// 41).
 func TestDeps(t *testing.T) {
 	common := []string{
 		"go.etcd.io/bbolt",
@@ -174,6 +177,12 @@ func TestDeps(t *testing.T) {
 			"github.com/policygen/policygen/pkg/store/dynamo",
 			"github.com/policygen/policygen/pkg/secrets/awssecrets",
 			"github.com/policygen/policygen/pkg/lambdaenv/awsenv",
+			"github.com/policygen/policygen/pkg/policy",
+			"github.com/policygen/policygen/pkg/compliance",
+			"github.com/policygen/policygen/pkg/catalog",
+			"github.com/policygen/policygen/pkg/store",
+			"github.com/policygen/policygen/pkg/auth",
+			"github.com/policygen/policygen/pkg/account",
 		}),
 		// Only the dashboard's function (dashboardenv) links pkg/web.
 		"github.com/policygen/policygen/pkg/lambdaenv/awsenv": slices.Concat(common, []string{"github.com/policygen/policygen/pkg/web"}),
@@ -189,5 +198,12 @@ func TestDeps(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// The fallback links no pkg/auth, so lambdaenv writes the default out.
+func TestDefaultKeyCacheTTLIsAuths(t *testing.T) {
+	if lambdaenv.DefaultKeyCacheTTL != auth.DefaultCacheTTL {
+		t.Errorf("DefaultKeyCacheTTL = %s, auth.DefaultCacheTTL = %s", lambdaenv.DefaultKeyCacheTTL, auth.DefaultCacheTTL)
 	}
 }

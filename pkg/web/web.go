@@ -25,7 +25,7 @@ import (
 	"time"
 
 	"github.com/policygen/policygen/pkg/account"
-	"github.com/policygen/policygen/pkg/api"
+	"github.com/policygen/policygen/pkg/api/wire"
 	"github.com/policygen/policygen/pkg/auth"
 	"github.com/policygen/policygen/pkg/store"
 )
@@ -170,8 +170,8 @@ const contentSecurityPolicy = "default-src 'self'; base-uri 'none'; form-action 
 func (a *app) outer(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hdr := w.Header()
-		id := api.RequestID(r)
-		hdr.Set(api.RequestIDHeader, id)
+		id := wire.RequestID(r)
+		hdr.Set(wire.RequestIDHeader, id)
 		hdr.Set("Content-Security-Policy", contentSecurityPolicy)
 		hdr.Set("X-Content-Type-Options", "nosniff")
 		hdr.Set("X-Frame-Options", "DENY")

@@ -5,7 +5,7 @@
 package dashboardenv
 
 import (
-	"github.com/policygen/policygen/pkg/api"
+	"github.com/policygen/policygen/pkg/api/wire"
 	"github.com/policygen/policygen/pkg/lambdaenv"
 	"github.com/policygen/policygen/pkg/lambdaenv/awsenv"
 	"github.com/policygen/policygen/pkg/web"
@@ -21,5 +21,5 @@ func Serve() {
 	if err != nil {
 		lambdaenv.Exit(err)
 	}
-	lambdaenv.Start(web.Mount(dash, api.NewFallbackHandler(d)))
+	lambdaenv.Start(web.Mount(dash, wire.NewFallbackHandler(d.Logger)))
 }

@@ -1,0 +1,146 @@
+package wire
+
+import (
+	"log/slog"
+	"net/http"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/policygen/policygen/pkg/errs"
+)
+
+// Route is one operation of the API. Path is in API Gateway form
+// (/v1/policies/{id}), which is also the net/http ServeMux pattern syntax.
+type Route struct {
+	Name   string // operationId in openapi.yaml; selects the handler (pkg/api)
+	Method string
+	Path   string
+}
+
+// routes is the one route table: everything that serves or describes the
+// API (pkg/api's handlers, bound by name; the fallback; template.yaml's and
+// openapi.yaml's tests) derives from it.
+var routes = []Route{
+	{"generatePolicy", "POST", "/v1/policies/generate"},
+	{"bulkGeneratePolicies", "POST", "/v1/policies/bulk"},
+	{"listPolicies", "GET", "/v1/policies"},
+	{"getPolicy", "GET", "/v1/policies/{id}"},
+	{"deletePolicy", "DELETE", "/v1/policies/{id}"},
+	{"getProfile", "GET", "/v1/auth/profile"},
+	{"getCatalog", "GET", "/v1/catalog"},
+}
+
+// Routes lists every route of the API.
+func Routes() []Route { return slices.Clone(routes) }
+
+// RouteNamed is the route called name; it panics for a name no route has
+// (a handler bound to an operation that does not exist).
+func RouteNamed(name string) Route {
+	i := slices.IndexFunc(routes, func(r Route) bool { return r.Name == name })
+	if i < 0 {
+		panic("wire: no route named " + name)
+	}
+	return routes[i]
+}
+
+// ErrRouteNotFound is the answer to a request no route serves.
+var ErrRouteNotFound = errs.E(errs.NotFound, "route_not_found", "no such route")
+
+// Router dispatches the routes it serves through a ServeMux and answers
+// the rest: 404, or 405 with Allow when the path belongs to a known route
+// of another method. ServeMux's own 404 and 405 answers are plain text, so
+// they are never used: unmatched requests are detected first with
+// mux.Handler.
+type Router struct {
+	logger *slog.Logger
+	mux    *http.ServeMux
+	known  []Route // what Allow is computed from
+}
+
+// NewRouter returns a Router that serves nothing yet and knows known.
+func NewRouter(logger *slog.Logger, known []Route) *Router {
+	return &Router{logger: logger, mux: http.NewServeMux(), known: known}
+}
+
+// Handle serves rt with h.
+func (rt *Router) Handle(r Route, h http.Handler) {
+	rt.mux.Handle(r.Method+" "+r.Path, h)
+}
+
+// NewFallbackHandler answers every request with 404, or 405 and Allow when
+// the path belongs to a route of another method. It is meant for API
+// Gateway's $default route, which receives what no route matched.
+func NewFallbackHandler(logger *slog.Logger) http.Handler {
+	return Outer(logger, NewRouter(logger, Routes()))
+}
+
+func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	p := r.URL.EscapedPath()
+	// ServeMux would redirect an unclean path and route HEAD to GET; neither
+	// is part of the API, and both would answer without problem+json.
+	clean := p != "" && p[0] == '/' && (path.Clean(p) == p || path.Clean(p)+"/" == p)
+	var allow []string
+	if clean {
+		allow = rt.allowed(p)
+	}
+	// A literal path is never an {id}: ids have their own format (pkg/ids),
+	// so /v1/policies/generate under GET is a wrong method, not a policy.
+	literal := clean && rt.isLiteral(p)
+	if clean && r.Method != http.MethodHead && (!literal || slices.Contains(allow, r.Method)) {
+		if _, pattern := rt.mux.Handler(r); pattern != "" {
+			rt.mux.ServeHTTP(w, r)
+			return
+		}
+	}
+	// A fallback handler may see a request of an allowed method when the
+	// route is served elsewhere; for it that route does not exist.
+	if len(allow) == 0 || slices.Contains(allow, r.Method) {
+		WriteError(rt.logger, w, r, ErrRouteNotFound)
+		return
+	}
+	slices.Sort(allow)
+	w.Header().Set("Allow", strings.Join(allow, ", "))
+	WriteError(rt.logger, w, r, errs.E(errs.MethodNotAllowed, "method_not_allowed",
+		"method %s is not allowed here; allowed: %s", r.Method, strings.Join(allow, ", ")))
+}
+
+// isLiteral reports whether p is the exact path of a known route with no
+// {name} segment.
+func (rt *Router) isLiteral(p string) bool {
+	return slices.ContainsFunc(rt.known, func(k Route) bool { return k.Path == p })
+}
+
+// allowed lists the methods of the known routes matching p; when a route's
+// literal path is p, only the literal routes count.
+func (rt *Router) allowed(p string) []string {
+	literal := rt.isLiteral(p)
+	var allow []string
+	for _, k := range rt.known {
+		if (k.Path == p || !literal && matchPath(k.Path, p)) && !slices.Contains(allow, k.Method) {
+			allow = append(allow, k.Method)
+		}
+	}
+	return allow
+}
+
+// matchPath reports whether the escaped request path p matches pattern,
+// where a {name} segment matches any one non-empty segment (as ServeMux).
+func matchPath(pattern, p string) bool {
+	ps, qs := strings.Split(pattern, "/"), strings.Split(p, "/")
+	if len(ps) != len(qs) {
+		return false
+	}
+	for i := range ps {
+		if strings.HasPrefix(ps[i], "{") {
+			if qs[i] == "" {
+				return false
+			}
+			continue
+		}
+		if ps[i] != qs[i] {
+			return false
+		}
+	}
+	return true
+}
