@@ -55,7 +55,11 @@ func TestLibraryRefusesBadFragments(t *testing.T) {
 		"no base":          {map[string]string{"other.x.json": `{"type":"other","part":"x","sections":[]}`}, `no base structure for type "other"`},
 		"second base":      {map[string]string{"doc2.json": base}, `a second base structure`},
 		"when on existing": {map[string]string{"doc.x.json": `{"type":"doc","part":"x","sections":[{"id":"a","when":["law:x"],"clauses":[]}]}`}, `section a exists`},
-		"neither":          {map[string]string{"x.json": `{"titles":{}}`}, `neither a "type" nor a "language"`},
+		"neither":          {map[string]string{"x.json": `{"titles":{}}`}, `begins with "type" (a structure or a fragment of one) or "language"`},
+		"kind not first":   {map[string]string{"en.x.json": `{"titles":{},"language":"en"}`}, `begins with "type"`},
+		"empty language":   {map[string]string{"en.x.json": `{"language":""}`}, `"language" is empty`},
+		"not an object":    {map[string]string{"x.json": `["type"]`}, `not a JSON object`},
+		"type and wording": {map[string]string{"doc.x.json": `{"type":"doc","part":"x","language":"en"}`}, `unknown field "language"`},
 	} {
 		t.Run(name, func(t *testing.T) {
 			fsys := fstest.MapFS{"c/doc.json": {Data: []byte(base)}, "c/en.json": {Data: []byte(words)}}
