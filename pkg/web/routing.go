@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/awslabs/aws-lambda-go-api-proxy/core"
 )
@@ -22,7 +23,7 @@ type router struct {
 	byKey map[string]*route // by API Gateway route key, "GET /policies/{id}"
 	mux   func() *http.ServeMux
 
-	built bool // the ServeMux has been built (tests)
+	built atomic.Bool // the ServeMux has been built (tests)
 }
 
 func newRouter(routes []route) *router {
@@ -35,7 +36,7 @@ func newRouter(routes []route) *router {
 		for _, r := range routes {
 			mux.Handle(r.pattern(), r.handler)
 		}
-		rt.built = true
+		rt.built.Store(true)
 		return mux
 	})
 	return rt

@@ -100,7 +100,7 @@ func TestRouteKeyRoutesAsTheServeMux(t *testing.T) {
 			}
 		}
 	}
-	if lambda.built {
+	if lambda.built.Load() {
 		t.Error("the ServeMux was built although every request came with the route key of a plain path")
 	}
 	if routed < 15 {
@@ -116,7 +116,7 @@ func TestRouteKeyRoutesAsTheServeMux(t *testing.T) {
 			}
 		}
 	}
-	if !lambda.built {
+	if !lambda.built.Load() {
 		t.Error("the ServeMux was never built, although some keys did not fit their requests")
 	}
 }
