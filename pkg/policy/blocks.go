@@ -165,7 +165,6 @@ func (b *builder) joinLower(items []string) []Inline {
 		}
 	}
 	out := b.ins.alloc(n)
-	sep, last := b.listSep, b.listLast
 	k := 0
 	for i, it := range items {
 		if first, rest, split := splitFirst(it, false); split {
@@ -177,10 +176,10 @@ func (b *builder) joinLower(items []string) []Inline {
 		}
 		switch {
 		case i < len(items)-2:
-			out[k] = Inline{Kind: Plain, Text: sep}
+			out[k] = b.seps[sepList]
 			k++
 		case i == len(items)-2:
-			out[k] = Inline{Kind: Plain, Text: last}
+			out[k] = b.seps[sepLast]
 			k++
 		}
 	}
@@ -415,7 +414,7 @@ func (b *builder) role(s *ServiceFact) []Inline {
 	parts := pb[:0]
 	for i, r := range roles {
 		if i > 0 {
-			parts = append(parts, b.str("; "))
+			parts = append(parts, b.seps[sepSemicolon:sepSemicolon+1])
 		}
 		var nb [16]string
 		names := nb[:0]
@@ -941,7 +940,7 @@ func (b *builder) semicolons(items []string) []Inline {
 	for i, it := range items {
 		out[2*i] = Inline{Kind: Plain, Text: it}
 		if i < len(items)-1 {
-			out[2*i+1] = Inline{Kind: Plain, Text: "; "}
+			out[2*i+1] = b.seps[sepSemicolon]
 		}
 	}
 	return out
@@ -969,7 +968,7 @@ func genCCPACategories(b *builder) {
 		examples := eb[:0]
 		for i, c := range g.categories {
 			if i > 0 {
-				examples = append(examples, b.str("; "))
+				examples = append(examples, b.seps[sepSemicolon:sepSemicolon+1])
 			}
 			examples = append(examples, b.examples(c))
 		}

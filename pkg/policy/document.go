@@ -227,8 +227,12 @@ type builder struct {
 	// exampleCache holds each data category's examples (blocks.go).
 	exampleCache []cachedExamples
 
-	// The list words every join uses, looked up once per document.
-	listSep, listLast, listLastOr, none string
+	// The list words every join uses, looked up once per document: the
+	// separators ("; " too) as runs that carry their escaped form for
+	// the document's format (literal), which the renderer copies as it
+	// copies the library's literal text.
+	none string
+	seps [numSeps]Inline
 	// lawNames are the "law.<id>" labels of f.Laws, in their order.
 	lawNames []string
 	// labelCache makes repeated label lookups cheap (lookupLabel).
@@ -241,12 +245,41 @@ type builder struct {
 
 // prepareWords looks up the words the builder uses most.
 func (b *builder) prepareWords() {
-	b.listSep, b.listLast = b.label("listSeparator"), b.label("listLastSeparator")
-	b.listLastOr, b.none = b.label("listLastSeparatorOr"), b.label("none")
+	b.none = b.label("none")
+	b.seps = [numSeps]Inline{
+		sepList:      b.literal(b.label("listSeparator")),
+		sepLast:      b.literal(b.label("listLastSeparator")),
+		sepLastOr:    b.literal(b.label("listLastSeparatorOr")),
+		sepSemicolon: b.literal("; "),
+	}
 	b.lawNames = b.lawNames[:0]
 	for _, l := range b.f.Laws {
 		b.lawNames = append(b.lawNames, b.label2("law.", l.ID))
 	}
+}
+
+// Indexes of builder.seps.
+const (
+	sepList = iota
+	sepLast
+	sepLastOr
+	sepSemicolon
+	numSeps
+)
+
+// literal is s as a plain run carrying its escaped form for the
+// document's format, as expand makes the clause library's literal text.
+// For words the document repeats (the separators): escaping is then
+// done once per document, not once per run.
+func (b *builder) literal(s string) Inline {
+	in := Inline{Kind: Plain, Text: s}
+	switch b.esc {
+	case escMarkdown:
+		in.esc, in.URL = escMarkdown, mdEscape(s)
+	case escHTML:
+		in.esc, in.URL = escHTML, htmlEscape(s)
+	}
+	return in
 }
 
 // head is a section heading in blocks.
@@ -636,7 +669,7 @@ func (b *builder) setVars() {
 			without = append(without, w)
 		}
 	}
-	set(phProvisionExamples, b.joinWith(without, b.listLastOr))
+	set(phProvisionExamples, b.joinWith(without, sepLastOr))
 	// Issue 8, part j1: the person in charge in Québec (s. 3.1) and the
 	// encarregado in Brazil (LGPD Art. 41) must be named; missing, they are
 	// placeholders (and todos).
@@ -805,29 +838,26 @@ func (b *builder) replaceHash(s, n string) []Inline {
 
 // join lists items in prose: "a, b and c".
 func (b *builder) join(items []string) []Inline {
-	return b.joinWith(items, b.listLast)
+	return b.joinWith(items, sepLast)
 }
 
-// joinWith lists items in prose with last before the last item ("a, b or c").
-func (b *builder) joinWith(items []string, last string) []Inline {
+// joinWith lists items in prose with the separator seps[last] before
+// the last item ("a, b or c").
+func (b *builder) joinWith(items []string, last int) []Inline {
 	switch len(items) {
 	case 0:
 		return b.str(b.none)
 	case 1:
 		return b.str(items[0])
 	}
-	sep := b.listSep
 	out := b.ins.alloc(2*len(items) - 1)
 	for i, it := range items {
 		out[2*i] = Inline{Kind: Plain, Text: it}
-		if i < len(items)-1 {
-			s := sep
-			if i == len(items)-2 {
-				s = last
-			}
-			out[2*i+1] = Inline{Kind: Plain, Text: s}
+		if i < len(items)-2 {
+			out[2*i+1] = b.seps[sepList]
 		}
 	}
+	out[2*len(items)-3] = b.seps[last]
 	return out
 }
 
