@@ -148,6 +148,9 @@ type literal struct {
 	// unsafe, in a memo of link addresses, says safeURL refuses text
 	// (md and html are then empty).
 	unsafe bool
+	// textMD and textHTML, in a memo of link addresses, are the address
+	// escaped as the text of a link (a link whose text is its address).
+	textMD, textHTML string
 }
 
 // literalSegment is the segment of a literal run.

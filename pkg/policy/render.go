@@ -43,7 +43,7 @@ func appendRender(dst []byte, doc *Document, format, language string) ([]byte, e
 // renderer remembers the links it has checked (safeURL): a document
 // links to the same few addresses many times.
 type renderer struct {
-	seen  [8]struct{ in, out string }
+	seen  [8]seenURL
 	n     int
 	memo  *escapeMemo // the document's (Document.escaped)
 	links *escapeMemo // the document's (Document.links)
@@ -171,7 +171,7 @@ func (m memoBuilder) addLink(u string) {
 		return
 	}
 	out, ok := safeURL(u)
-	l := &literal{text: u, unsafe: !ok}
+	l := &literal{text: u, unsafe: !ok, textMD: mdEscape(u), textHTML: htmlEscape(u)}
 	if ok {
 		l.md, l.html = mdURL.Replace(out), htmlEscape(out)
 	}
@@ -213,20 +213,49 @@ func (r *renderer) appendHTMLText(b []byte, s string) []byte {
 	return appendHTMLEscape(b, s)
 }
 
+// seenURL is a link address a renderer has checked: what safeURL made of
+// it (empty when it refused it) and, once asked for, its Markdown form.
+type seenURL struct {
+	in, out string
+	md      string
+	mdDone  bool
+}
+
 // safeURL is the package's safeURL, remembered for the document.
 func (r *renderer) safeURL(u string) (string, bool) {
 	if out, ok, known := fastSafeURL(u); known {
 		return out, ok
 	}
+	s := r.check(u)
+	return s.out, s.out != ""
+}
+
+// check is u's entry in seen, made when u is not there.
+func (r *renderer) check(u string) *seenURL {
 	for i := range min(r.n, len(r.seen)) {
 		if r.seen[i].in == u {
-			return r.seen[i].out, r.seen[i].out != ""
+			return &r.seen[i]
 		}
 	}
-	out, ok := safeURL(u)
-	r.seen[r.n%len(r.seen)] = struct{ in, out string }{u, out}
+	out, _ := safeURL(u)
+	s := &r.seen[r.n%len(r.seen)]
+	*s = seenURL{in: u, out: out}
 	r.n++
-	return out, ok
+	return s
+}
+
+// mdDest is the Markdown link destination of u (mdURL applied to what
+// safeURL makes of it), remembered for the document; ok is false when
+// safeURL refuses u.
+func (r *renderer) mdDest(u string) (string, bool) {
+	if out, ok, known := fastSafeURL(u); known {
+		return mdURL.Replace(out), ok
+	}
+	s := r.check(u)
+	if !s.mdDone {
+		s.md, s.mdDone = mdURL.Replace(s.out), true
+	}
+	return s.md, s.out != ""
 }
 
 // fastSafeURL answers safeURL without parsing for a fragment of the
@@ -399,18 +428,22 @@ func (r *renderer) appendMDInlines(b []byte, ins []Inline) []byte {
 			b = r.appendMDText(b, in.Text)
 		case Link:
 			if l := r.links.get(in.URL); l != nil {
-				if l.unsafe {
-					b = r.appendMDText(b, in.Text)
-					continue
+				if !l.unsafe {
+					b = append(b, '[')
 				}
-				b = append(b, '[')
-				b = r.appendMDText(b, in.Text)
-				b = append(b, "](<"...)
-				b = append(b, l.md...)
-				b = append(b, ">)"...)
+				if sameString(in.Text, l.text) {
+					b = append(b, l.textMD...)
+				} else {
+					b = r.appendMDText(b, in.Text)
+				}
+				if !l.unsafe {
+					b = append(b, "](<"...)
+					b = append(b, l.md...)
+					b = append(b, ">)"...)
+				}
 				continue
 			}
-			u, ok := r.safeURL(in.URL)
+			u, ok := r.mdDest(in.URL)
 			if !ok {
 				b = r.appendMDText(b, in.Text)
 				continue
@@ -418,7 +451,7 @@ func (r *renderer) appendMDInlines(b []byte, ins []Inline) []byte {
 			b = append(b, '[')
 			b = r.appendMDText(b, in.Text)
 			b = append(b, "](<"...)
-			b = append(b, mdURL.Replace(u)...)
+			b = append(b, u...)
 			b = append(b, ">)"...)
 		case Missing:
 			b = append(b, "**"...)
@@ -555,15 +588,19 @@ func (r *renderer) appendHTMLInlines(b []byte, ins []Inline) []byte {
 			b = r.appendHTMLText(b, in.Text)
 		case Link:
 			if l := r.links.get(in.URL); l != nil {
-				if l.unsafe {
-					b = r.appendHTMLText(b, in.Text)
-					continue
+				if !l.unsafe {
+					b = append(b, `<a href="`...)
+					b = append(b, l.html...)
+					b = append(b, `">`...)
 				}
-				b = append(b, `<a href="`...)
-				b = append(b, l.html...)
-				b = append(b, `">`...)
-				b = r.appendHTMLText(b, in.Text)
-				b = append(b, "</a>"...)
+				if sameString(in.Text, l.text) {
+					b = append(b, l.textHTML...)
+				} else {
+					b = r.appendHTMLText(b, in.Text)
+				}
+				if !l.unsafe {
+					b = append(b, "</a>"...)
+				}
 				continue
 			}
 			u, ok := r.safeURL(in.URL)
