@@ -304,6 +304,10 @@ func (l *Library) compile(laws []compliance.Law, cat *catalog.Catalog) (*compile
 		c.laws = append(c.laws, law.ID)
 		c.lawIndex[law.ID] = li
 		for _, r := range law.Requirements {
+			// build finds an applicable item's number as its position.
+			if r.Position() != len(c.requirementLaw) {
+				return nil, fmt.Errorf("policy: requirement %s is at position %d of the checklists, numbered %d", r.ID, r.Position(), len(c.requirementLaw))
+			}
 			c.requirements[r.ID] = len(c.requirementLaw)
 			c.requirementLaw = append(c.requirementLaw, li)
 		}

@@ -1034,7 +1034,7 @@ func (b *builder) build(p *program, applicable []*compliance.Requirement, doc *D
 	doc.Evidence = make([]Evidence, 0, len(applicable))
 	var gaps []string
 	for _, r := range applicable {
-		n := b.lib.requirements[r.ID]
+		n := r.Position() // the library's number for it (compile)
 		at := b.satisfiedAt[n] - 1
 		if at < 0 {
 			gaps = append(gaps, r.ID)
