@@ -985,7 +985,7 @@ func (b *builder) clauseJurisdiction(c *compiledClause) int {
 func (b *builder) build(p *program, applicable []*compliance.Requirement, doc *Document) error {
 	b.prepareWords()
 	b.setVars()
-	b.f.conditionBits(&b.cond, b.lib.conditions)
+	b.f.conditionBits(&b.cond, b.lib)
 	b.prepareLaws()
 	cond := b.cond.bits
 	multi := len(b.byJurisdiction) > 0

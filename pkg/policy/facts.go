@@ -884,8 +884,8 @@ func (f *Facts) HasLaw(id string) bool {
 // clause conditions are written in (names numbers each one the library
 // uses). It is the compliance facts plus "law:<id>", "jurisdiction:<id>"
 // and a few facts that only select wording.
-func (f *Facts) conditionBits(c *conditionBits, names map[string]int) {
-	c.reset(names)
+func (f *Facts) conditionBits(c *conditionBits, lib *compiledLibrary) {
+	c.reset(lib)
 	for k, v := range f.Set {
 		c.set(k, v)
 	}
