@@ -376,7 +376,18 @@ func Assess(in Input) Assessment {
 	return a
 }
 
-var severityOrder = map[Severity]int{SeverityError: 0, SeverityWarning: 1, SeverityInfo: 2}
+// severityOrder ranks flags by severity: errors first, then warnings,
+// then information (a switch, not a map: the sort of a document's flags
+// asks it twice per comparison).
+func severityOrder(s Severity) int {
+	switch s {
+	case SeverityWarning:
+		return 1
+	case SeverityInfo:
+		return 2
+	}
+	return 0
+}
 
 // Flags computes the compliance flags of in, each from the catalog.
 func Flags(in Input) []Flag {
@@ -524,7 +535,7 @@ func Flags(in Input) []Flag {
 	}
 	slices.SortStableFunc(out, func(a, b Flag) int {
 		return cmp.Or(
-			cmp.Compare(severityOrder[a.Severity], severityOrder[b.Severity]),
+			cmp.Compare(severityOrder(a.Severity), severityOrder(b.Severity)),
 			strings.Compare(a.Code, b.Code),
 			strings.Compare(a.Law, b.Law),
 			strings.Compare(a.Subject, b.Subject),
