@@ -133,16 +133,30 @@ func (e *escapeMemo) get(s string) *literal {
 	if e == nil || len(s) < memoMinLen {
 		return nil
 	}
-	p := unsafe.StringData(s)
+	return e.probe(unsafe.StringData(s), len(s))
+}
+
+// probe is get for the string of n bytes at p.
+func (e *escapeMemo) probe(p *byte, n int) *literal {
 	for i := e.slot(p); ; i = (i + 1) & (len(e.slots) - 1) {
 		sl := &e.slots[i]
-		if sl.p == p && sl.n == len(s) {
+		if sl.p == p && sl.n == n {
 			return sl.lit
 		}
 		if sl.p == nil {
 			return nil
 		}
 	}
+}
+
+// first is the literal at the slot where the search for the string of n
+// bytes at p starts, when it is that string (where get usually finds
+// it), else nil: a lookup small enough to be inlined.
+func (e *escapeMemo) first(p *byte, n int) *literal {
+	if sl := &e.slots[e.slot(p)]; sl.p == p && sl.n == n {
+		return sl.lit
+	}
+	return nil
 }
 
 // addCatalog remembers the catalog's text that documents quote whole:
@@ -199,16 +213,26 @@ func (m memoBuilder) addCatalogLinks(c *catalog.Catalog) {
 
 // appendMDText appends s escaped for Markdown.
 func (r *renderer) appendMDText(b []byte, s string) []byte {
-	if l := r.memo.get(s); l != nil {
-		return append(b, l.md...)
+	if len(s) >= memoMinLen && r.memo != nil {
+		if l := r.memo.first(unsafe.StringData(s), len(s)); l != nil {
+			return append(b, l.md...)
+		}
+		if l := r.memo.probe(unsafe.StringData(s), len(s)); l != nil {
+			return append(b, l.md...)
+		}
 	}
 	return appendMDEscape(b, s)
 }
 
 // appendHTMLText appends s escaped for HTML.
 func (r *renderer) appendHTMLText(b []byte, s string) []byte {
-	if l := r.memo.get(s); l != nil {
-		return append(b, l.html...)
+	if len(s) >= memoMinLen && r.memo != nil {
+		if l := r.memo.first(unsafe.StringData(s), len(s)); l != nil {
+			return append(b, l.html...)
+		}
+		if l := r.memo.probe(unsafe.StringData(s), len(s)); l != nil {
+			return append(b, l.html...)
+		}
 	}
 	return appendHTMLEscape(b, s)
 }
