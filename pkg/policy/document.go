@@ -1050,9 +1050,9 @@ func (b *builder) build(p *program, applicable []*compliance.Requirement, doc *D
 	return nil
 }
 
-// prepareLaws clears the record of satisfied requirements and notes which
-// laws apply and, in a document for several jurisdictions, which of them
-// each law covers (clauseJurisdiction).
+// prepareLaws clears the record of satisfied requirements and, in a
+// document for several jurisdictions, notes which laws apply and which of
+// the jurisdictions each covers (clauseJurisdiction).
 func (b *builder) prepareLaws() {
 	n, nl := len(b.lib.requirementLaw), len(b.lib.laws)
 	if cap(b.satisfiedAt) < n {
@@ -1060,6 +1060,9 @@ func (b *builder) prepareLaws() {
 	}
 	b.satisfiedAt = b.satisfiedAt[:n]
 	clear(b.satisfiedAt)
+	if len(b.f.Jurisdictions) < 2 {
+		return // clauseJurisdiction, their only reader, is for several
+	}
 	if cap(b.lawIn) < nl {
 		b.lawIn, b.lawMask = make([]bool, nl), make([]uint64, nl)
 	}
