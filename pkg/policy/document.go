@@ -338,8 +338,11 @@ func (b *builder) hasLabel2(k1, k2 string) bool {
 // stay put) and confirmed by comparing the parts themselves, so a part
 // that merely reuses freed memory is a miss, never a wrong label. A
 // pooled builder keeps the cache from one document to the next: labels
-// never change, and each entry records the wording it came from.
-type labelCache [labelCacheSize]labelEntry
+// never change, and each entry records the wording it came from. Each
+// place holds two entries, the one last filled first: a document's few
+// hundred keys are bound to share places, and with one entry a place
+// two of them share is refilled at every other lookup.
+type labelCache [labelCacheSize / 2][2]labelEntry
 
 const labelCacheSize = 1024 // a power of two
 
@@ -362,10 +365,14 @@ func (b *builder) lookupLabelFor(k1, k2, k3, j string) (string, bool) {
 		uint64(uintptr(unsafe.Pointer(unsafe.StringData(k1))))*0xc2b2ae3d27d4eb4f ^
 		uint64(uintptr(unsafe.Pointer(unsafe.StringData(k3))))*0x165667b19e3779f9 ^
 		uint64(uintptr(unsafe.Pointer(unsafe.StringData(j))))*0x27d4eb2f165667c5
-	e := &b.labelCache[(h>>32)&(labelCacheSize-1)]
-	if e.t == b.t && sameString(e.k2, k2) && sameString(e.k1, k1) && sameString(e.k3, k3) && sameString(e.jk, j) {
-		return e.v, e.ok
+	place := &b.labelCache[(h>>32)&(labelCacheSize/2-1)]
+	for i := range place {
+		if e := &place[i]; e.t == b.t && sameString(e.k2, k2) && sameString(e.k1, k1) && sameString(e.k3, k3) && sameString(e.jk, j) {
+			return e.v, e.ok
+		}
 	}
+	place[1] = place[0]
+	e := &place[0]
 	var buf [96]byte
 	key := append(append(append(buf[:0], k1...), k2...), k3...)
 	if j != "" {
