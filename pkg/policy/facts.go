@@ -348,6 +348,8 @@ func (f *Facts) build(req Request) error {
 		own = append(own, cat.Payments.DataCategories...)
 	}
 	s.own = own
+	// Facts any service may make hold, recorded once after the loop.
+	var joint, sells, transfers, nonEssential bool
 	for _, id := range ids {
 		sv, ok := cat.ServiceEntry(id)
 		if !ok {
@@ -412,7 +414,7 @@ func (f *Facts) build(req Request) error {
 			}
 		}
 		if sf.JointController != nil && *sf.JointController {
-			f.Set[compliance.FactJointControllers] = true
+			joint = true
 		}
 		// Payment providers complete a transaction the consumer asked for:
 		// never a sale or sharing, whatever the data says (the catalog
@@ -426,22 +428,18 @@ func (f *Facts) build(req Request) error {
 					s.cats[i].SoldShared = append(s.cats[i].SoldShared, sf.ID)
 				}
 			}
-			f.Set[compliance.FactSellsOrShares] = true
+			sells = true
 		}
-		if sf.Transfer {
-			f.Set[compliance.FactInternationalTransfers] = true
-		}
+		transfers = transfers || sf.Transfer
 		for _, k := range sf.Cookies {
 			f.Cookies = append(f.Cookies, CookieFact{Cookie: k, Service: sf.Name, Essential: sf.Essential})
-			if !sf.Essential {
-				f.Set[compliance.FactSetsNonEssentialCookies] = true
-			}
 		}
+		nonEssential = nonEssential || len(sf.Cookies) > 0 && !sf.Essential
 		// A non-essential service whose cookie use is not verified is
 		// treated as possibly setting cookies: consent is asked for rather
 		// than assumed unnecessary.
 		if (sf.SetsCookiesKnown() || sf.CookiesUnknown()) && !sf.Essential {
-			f.Set[compliance.FactSetsNonEssentialCookies] = true
+			nonEssential = true
 		}
 		switch sf.Category {
 		case "analytics":
@@ -454,6 +452,17 @@ func (f *Facts) build(req Request) error {
 				f.Implied = append(f.Implied, "collectsPayments")
 			}
 			collectsPayments = true
+		}
+	}
+	for _, fact := range [...]struct {
+		name string
+		v    bool
+	}{
+		{compliance.FactJointControllers, joint}, {compliance.FactSellsOrShares, sells},
+		{compliance.FactInternationalTransfers, transfers}, {compliance.FactSetsNonEssentialCookies, nonEssential},
+	} {
+		if fact.v {
+			f.Set[fact.name] = true
 		}
 	}
 	if collectsPayments {
