@@ -107,31 +107,47 @@ func (e *GapError) Error() string {
 // reuses them for the next document, so a document's tree costs no
 // allocation once the chunks have grown to fit.
 type arena[T any] struct {
-	chunks [][]T
-	cur    int // the chunk being carved
+	chunks [][]T // each at its full length
+	next   int   // the first chunk not yet carved from
+	free   []T   // what is left of the chunk being carved
 }
 
 const arenaChunk = 1024
 
 // alloc returns n elements (zeroed or written by a previous document:
-// the caller writes every one), capped so that an append copies.
+// the caller writes every one), capped so that an append copies. It is
+// small enough to be inlined; grow moves on to the next chunk.
 func (a *arena[T]) alloc(n int) []T {
+	if uint(n-1) < uint(len(a.free)) { // 0 < n <= len(a.free)
+		d := a.free[:n:n]
+		a.free = a.free[n:]
+		return d
+	}
+	return a.grow(n)
+}
+
+// grow carves n elements from the first later chunk with room for them,
+// or from a new chunk (twice the size of the last).
+func (a *arena[T]) grow(n int) []T {
 	if n == 0 {
 		return nil
 	}
-	for ; a.cur < len(a.chunks); a.cur++ {
-		if c := a.chunks[a.cur]; len(c)+n <= cap(c) {
-			a.chunks[a.cur] = c[:len(c)+n]
-			return c[len(c) : len(c)+n : len(c)+n]
+	for a.next < len(a.chunks) {
+		c := a.chunks[a.next]
+		a.next++
+		if n <= len(c) {
+			a.free = c[n:]
+			return c[:n:n]
 		}
 	}
 	size := arenaChunk
 	if k := len(a.chunks); k > 0 {
-		size = 2 * cap(a.chunks[k-1])
+		size = 2 * len(a.chunks[k-1])
 	}
-	c := make([]T, n, max(n, size))
+	c := make([]T, max(n, size))
 	a.chunks = append(a.chunks, c)
-	a.cur = len(a.chunks) - 1
+	a.next = len(a.chunks)
+	a.free = c[n:]
 	return c[:n:n]
 }
 
@@ -149,10 +165,7 @@ func (a *arena[T]) copy(s []T) []T {
 // What a chunk still refers to from an earlier document (strings of that
 // document) stays reachable until the chunk is carved again, no longer.
 func (a *arena[T]) reset() {
-	for i := range a.chunks {
-		a.chunks[i] = a.chunks[i][:0]
-	}
-	a.cur = 0
+	a.next, a.free = 0, nil
 }
 
 // value is a placeholder's value; ok is false while it has none (the
