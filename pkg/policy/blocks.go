@@ -100,8 +100,7 @@ func genSummary(b *builder) {
 	var cb, pb, rb [32]string
 	cats, purposes, recipients := cb[:0], pb[:0], rb[:0]
 	for ci := range f.Categories {
-		c := &f.Categories[ci]
-		cats = append(cats, b.label2("category.", c.ID))
+		cats = append(cats, b.categoryName(ci))
 	}
 	for i := range f.Purposes {
 		s := b.purposeLabel(i, purposeShort)
@@ -263,12 +262,44 @@ func (f *Facts) hasServiceCategory(id string) bool {
 	return slices.ContainsFunc(f.Services, func(s ServiceFact) bool { return s.Category == id })
 }
 
-// categoryNames lists the data categories ids names, in prose.
-func (b *builder) categoryNames(ids []string) []Inline {
+// categoryName is the name of the data category at position k of the
+// facts' categories, looked up once per document: the tables name each
+// category many times (in the services table, once per service that
+// receives it).
+func (b *builder) categoryName(k int) string {
+	if len(b.categoryNames) < len(b.f.Categories) {
+		b.categoryNames = append(b.categoryNames[:0], make([]string, len(b.f.Categories))...)
+	}
+	if b.categoryNames[k] == "" {
+		b.categoryNames[k] = b.label2("category.", b.f.Categories[k].ID)
+	}
+	return b.categoryNames[k]
+}
+
+// categoriesIn lists in prose, in the facts' (catalog) order, the names of
+// the data categories whose catalog positions are in set (a purpose's
+// categorySet: its Categories).
+func (b *builder) categoriesIn(set *posSet) []Inline {
 	var nb [32]string
 	names := nb[:0]
-	for _, id := range ids {
-		names = append(names, b.label2("category.", id))
+	for k := range b.f.Categories {
+		if set.has(b.f.Categories[k].pos) {
+			names = append(names, b.categoryName(k))
+		}
+	}
+	return b.join(names)
+}
+
+// receivedBy lists in prose, in catalog order, the names of the data
+// categories the service at position i of the facts' services receives
+// here (a host only what the website collects).
+func (b *builder) receivedBy(i int) []Inline {
+	var nb [32]string
+	names := nb[:0]
+	for k := range b.f.Categories {
+		if b.f.Categories[k].recipientSet.has(i) {
+			names = append(names, b.categoryName(k))
+		}
 	}
 	return b.join(names)
 }
@@ -283,7 +314,7 @@ func genCategories(b *builder) {
 		for _, s := range c.Sources {
 			srcs = append(srcs, b.label2("source.", s))
 		}
-		t.row(b.str(b.label2("category.", c.ID)), b.examples(c.ID), b.capFirst(b.join(srcs)))
+		t.row(b.str(b.categoryName(ci)), b.examples(c.ID), b.capFirst(b.join(srcs)))
 	}
 	b.emit(t.block())
 }
@@ -295,7 +326,7 @@ func genPurposes(b *builder) {
 		p := &b.f.Purposes[i]
 		// A jurisdiction may name its own article (issue 8, j1).
 		var buf [64]byte
-		t.row(b.str(b.purposeLabel(i, purposeName)), b.categoryNames(p.Categories),
+		t.row(b.str(b.purposeLabel(i, purposeName)), b.categoriesIn(&p.categorySet),
 			b.expand(b.labelSegsFor(string(append(append(buf[:0], "basis."...), p.GDPRBasis...)), b.f.Jurisdiction.ID)))
 	}
 	b.emit(t.block())
@@ -359,24 +390,10 @@ func genServices(b *builder) {
 		if s.ProviderCountry != "" {
 			provider = append(provider, ", ", b.country(s.ProviderCountry))
 		}
-		t.row(b.str(s.Name), b.strs(provider...), b.str(s.Purpose), b.categoryNames(b.f.received(i)),
+		t.row(b.str(s.Name), b.strs(provider...), b.str(s.Purpose), b.receivedBy(i),
 			b.role(s), b.link(s.PrivacyPolicyURL))
 	}
 	b.emit(t.block())
-}
-
-// received lists, in catalog order, the data categories the service at
-// position i of f.Services receives here (a host only what the website
-// collects).
-func (f *Facts) received(i int) []string {
-	out := f.scr.scratch[:0]
-	for k := range f.Categories {
-		if c := &f.Categories[k]; c.recipientSet.has(i) {
-			out = append(out, c.ID)
-		}
-	}
-	f.scr.scratch = out
-	return out
 }
 
 // link is a URL as a link, or "Not confirmed" when the catalog has none.
@@ -803,7 +820,7 @@ func genRetentionCategories(b *builder) {
 		default:
 			cell = b.str("")
 		}
-		t.row(b.str(b.label2("category.", c.ID)), cell)
+		t.row(b.str(b.categoryName(ci)), cell)
 	}
 	b.emit(t.block())
 }
@@ -1000,7 +1017,7 @@ func genCCPASensitive(b *builder) {
 		ps := b.ccpaPurposeNames(&c.purposeSet, pb[:0])
 		name := b.label2("ccpa.sensitive.", c.ID)
 		if name == "" {
-			name = b.label2("category.", c.ID)
+			name = b.categoryName(ci)
 		}
 		t.row(b.str(name), b.semicolons(ps), b.str(b.label("ccpa.soldShared.no")))
 	}
@@ -1077,7 +1094,7 @@ func genUSShared(b *builder) {
 			to = addUnique(to, b.serviceCategory(si))
 		}
 		if len(to) > 0 {
-			t.row(b.str(b.label2("category.", c.ID)), b.join(to))
+			t.row(b.str(b.categoryName(i)), b.join(to))
 		}
 	}
 	b.emit(t.block())

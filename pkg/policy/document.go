@@ -237,6 +237,8 @@ type builder struct {
 	// purposeNames are the labels of f.Purposes (purposeLabel).
 	purposeNames     []purposeLabel
 	purposeLabelsSet bool
+	// categoryNames are the names of f.Categories (categoryName).
+	categoryNames []string
 	// exampleCache holds each data category's examples (blocks.go).
 	exampleCache []cachedExamples
 
@@ -317,6 +319,7 @@ func (b *builder) reset() {
 	b.serviceCats = b.serviceCats[:0]
 	b.purposeLabelsSet = false
 	b.exampleCache = b.exampleCache[:0]
+	b.categoryNames = b.categoryNames[:0]
 	b.regime = catalog.Jurisdiction{}
 }
 

@@ -208,7 +208,6 @@ type factScratch struct {
 	ids      []string
 	own      []string
 	used     []string
-	scratch  []string       // Facts.received
 	cats     []CategoryFact // by catalog position
 	catUsed  []bool
 	purps    []PurposeFact // by catalog position
