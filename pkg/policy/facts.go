@@ -500,7 +500,11 @@ func (f *Facts) build(req Request) error {
 			if pf.ID == "analytics" && !f.Set[compliance.FactSetsNonEssentialCookies] {
 				pf.GDPRBasis = "legitimate_interests"
 			}
-			sortInCatalogOrder(pf.Categories, cat)
+			// Its categories, in catalog order.
+			pf.Categories = pf.Categories[:0]
+			for ci := pf.categorySet.next(0); ci >= 0; ci = pf.categorySet.next(ci + 1) {
+				pf.Categories = append(pf.Categories, cat.DataCategories[ci].ID)
+			}
 			f.Purposes = append(f.Purposes, *pf)
 			if pf.GDPRBasis == "consent" {
 				f.Set[compliance.FactConsentBasis] = true
@@ -589,9 +593,7 @@ func (f *Facts) add(cat *catalog.Catalog, categories, purposes []string, source 
 				s.purpUsed[pi] = true
 				pf.Purpose = cat.Purposes[pi]
 			}
-			if pf.categorySet.add(ci) {
-				pf.Categories = append(pf.Categories, c)
-			}
+			pf.categorySet.add(ci) // Categories is made from it (build)
 			if service != noService && pf.serviceSet.add(service) {
 				pf.Services = append(pf.Services, serviceID)
 			}
@@ -620,23 +622,6 @@ func (f *Facts) add(cat *catalog.Catalog, categories, purposes []string, source 
 // categoryIndex is the position of data category id in the catalog.
 func categoryIndex(cat *catalog.Catalog, id string) int {
 	return cat.DataCategoryIndex(id)
-}
-
-// sortInCatalogOrder sorts category ids in catalog order, in place.
-func sortInCatalogOrder(ids []string, cat *catalog.Catalog) {
-	// An insertion sort on positions looked up once each: the lists are
-	// short (a document's categories of one purpose).
-	var buf [32]int
-	pos := buf[:0]
-	for _, id := range ids {
-		pos = append(pos, categoryIndex(cat, id))
-	}
-	for i := 1; i < len(ids); i++ {
-		for j := i; j > 0 && pos[j] < pos[j-1]; j-- {
-			pos[j], pos[j-1] = pos[j-1], pos[j]
-			ids[j], ids[j-1] = ids[j-1], ids[j]
-		}
-	}
 }
 
 // foldCompare orders service ids as their folded forms (fold) compare.
