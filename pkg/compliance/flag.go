@@ -3,6 +3,7 @@ package compliance
 import (
 	"fmt"
 	"slices"
+	"sync"
 )
 
 // Severity of a compliance flag.
@@ -99,12 +100,26 @@ func containsVerb(s string) bool {
 
 // Lookup returns the catalog definition of code.
 func Lookup(code string) (Definition, bool) {
-	i := slices.IndexFunc(Catalog, func(d Definition) bool { return d.Code == code })
-	if i < 0 {
+	i, ok := catalogIndex()[code]
+	if !ok {
 		return Definition{}, false
 	}
 	return Catalog[i], true
 }
+
+// catalogIndex is the position in Catalog of each code (its first, were
+// one listed twice), made when first asked for: a document's flags look
+// up dozens of codes, and a scan of the catalog compared each with every
+// code before it.
+var catalogIndex = sync.OnceValue(func() map[string]int {
+	m := make(map[string]int, len(Catalog))
+	for i, d := range Catalog {
+		if _, ok := m[d.Code]; !ok {
+			m[d.Code] = i
+		}
+	}
+	return m
+})
 
 func mustLookup(code string) Definition {
 	d, ok := Lookup(code)

@@ -570,13 +570,19 @@ func Flags(in Input) []Flag {
 	if len(out) == 0 {
 		return nil
 	}
+	// By severity, code, law and subject, each compared only when the
+	// ones before are equal.
 	slices.SortStableFunc(out, func(a, b Flag) int {
-		return cmp.Or(
-			cmp.Compare(severityOrder(a.Severity), severityOrder(b.Severity)),
-			strings.Compare(a.Code, b.Code),
-			strings.Compare(a.Law, b.Law),
-			strings.Compare(a.Subject, b.Subject),
-		)
+		if c := cmp.Compare(severityOrder(a.Severity), severityOrder(b.Severity)); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a.Code, b.Code); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a.Law, b.Law); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Subject, b.Subject)
 	})
 	return out
 }
