@@ -230,7 +230,9 @@ type builder struct {
 	satisfiedAt      []int32           // by checklist position: section<<16 | clause, plus one
 	lawMask          []uint64          // by law position: the listed jurisdictions it covers
 	lawIn            []bool            // by law position: the law applies here
-	jurisdictionBits map[string]uint64 // the listed jurisdictions' positions as bits, by id
+	jurisdictionBits map[string]uint64 // the listed jurisdictions' positions as bits, by id (listedBits)
+	listedDone       bool              // jurisdictionBits is this document's
+	lastLaw          []int             // by listed jurisdiction: its last law with a name (setVars)
 	ccpa             []ccpaGroup
 	ccpaDone         bool
 	serviceCats      []string // by service position (serviceCategory)
@@ -316,6 +318,7 @@ func (b *builder) reset() {
 	b.base = vars{}
 	b.ccpa = b.ccpa[:0]
 	b.ccpaDone = false
+	b.listedDone = false
 	b.serviceCats = b.serviceCats[:0]
 	b.purposeLabelsSet = false
 	b.exampleCache = b.exampleCache[:0]
@@ -719,6 +722,25 @@ func (b *builder) setVars() {
 		b.byJurisdiction = make([]vars, len(f.Jurisdictions))
 	}
 	b.byJurisdiction = b.byJurisdiction[:len(f.Jurisdictions)]
+	// Each jurisdiction's last law with a name label, found by going
+	// through the laws' lists once (listedBits) rather than searching
+	// every law's list for each jurisdiction.
+	listed := b.listedBits()
+	lastLaw := b.lastLaw[:0]
+	for range f.Jurisdictions {
+		lastLaw = append(lastLaw, -1)
+	}
+	b.lastLaw = lastLaw
+	for li, l := range f.Laws {
+		if b.lawNames[li] == "" {
+			continue
+		}
+		for _, id := range l.Jurisdictions {
+			for m := listed[id]; m != 0; m &= m - 1 {
+				lastLaw[bits.TrailingZeros64(m)] = li
+			}
+		}
+	}
 	primary := 0
 	for i := range f.Jurisdictions {
 		r := &f.Jurisdictions[i]
@@ -728,11 +750,17 @@ func (b *builder) setVars() {
 		rv := &b.byJurisdiction[i]
 		*rv = *v
 		rv[phRegion] = value{ins: b.str(b.label2("region.", r.ID)), ok: true}
-		for li, l := range f.Laws {
-			if n := b.lawNames[li]; n != "" && slices.Contains(l.Jurisdictions, r.ID) {
-				rv[phLawName] = value{ins: b.str(n), ok: true}
-				rv[phLawShort] = value{ins: b.str(b.label2("lawShort.", l.ID)), ok: true}
+		li := lastLaw[i]
+		if i >= 64 { // beyond listedBits: a list built in code
+			for k, l := range f.Laws {
+				if b.lawNames[k] != "" && slices.Contains(l.Jurisdictions, r.ID) {
+					li = k
+				}
 			}
+		}
+		if li >= 0 {
+			rv[phLawName] = value{ins: b.str(b.lawNames[li]), ok: true}
+			rv[phLawShort] = value{ins: b.str(b.label2("lawShort.", f.Laws[li].ID)), ok: true}
 		}
 		if a := r.Authority; a != nil {
 			rv[phAuthorityName] = value{ins: b.str(a.Name), ok: true}
@@ -1092,17 +1120,7 @@ func (b *builder) prepareLaws() {
 	b.lawIn, b.lawMask = b.lawIn[:nl], b.lawMask[:nl]
 	clear(b.lawIn)
 	clear(b.lawMask)
-	// A law's jurisdictions are found in a map, not by a scan of the list
-	// for each of them: a document for 34 jurisdictions has about 50 laws.
-	// Bits, not one position, so that a list built in code that names a
-	// jurisdiction twice gets both positions.
-	if b.jurisdictionBits == nil {
-		b.jurisdictionBits = map[string]uint64{}
-	}
-	clear(b.jurisdictionBits)
-	for j := range min(len(b.f.Jurisdictions), 64) {
-		b.jurisdictionBits[b.f.Jurisdictions[j].ID] |= 1 << j
-	}
+	listed := b.listedBits()
 	for _, l := range b.f.Laws {
 		i, ok := b.lib.lawIndex[l.ID]
 		if !ok {
@@ -1111,9 +1129,30 @@ func (b *builder) prepareLaws() {
 		b.lawIn[i] = true
 		// The listed jurisdictions the law covers: a law names one or two.
 		for _, id := range l.Jurisdictions {
-			b.lawMask[i] |= b.jurisdictionBits[id]
+			b.lawMask[i] |= listed[id]
 		}
 	}
+}
+
+// listedBits maps each listed jurisdiction (the first 64) to its
+// positions in the document's list, as bits, made once per document: a
+// law's jurisdictions are found in it rather than by a scan of the list
+// for each of them (a document for 34 jurisdictions has about 50 laws).
+// Bits, not one position, so that a list built in code that names a
+// jurisdiction twice gets both positions.
+func (b *builder) listedBits() map[string]uint64 {
+	if b.listedDone {
+		return b.jurisdictionBits
+	}
+	b.listedDone = true
+	if b.jurisdictionBits == nil {
+		b.jurisdictionBits = map[string]uint64{}
+	}
+	clear(b.jurisdictionBits)
+	for j := range min(len(b.f.Jurisdictions), 64) {
+		b.jurisdictionBits[b.f.Jurisdictions[j].ID] |= 1 << j
+	}
+	return b.jurisdictionBits
 }
 
 // line adds one compiled clause line to the document.
