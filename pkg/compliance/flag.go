@@ -3,6 +3,7 @@ package compliance
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 )
 
@@ -81,12 +82,21 @@ func concerns(types []string, typ string) bool {
 func (d Definition) flag(law, subject string) Flag {
 	f := Flag{Code: d.Code, Severity: d.Severity, Law: law, Citation: d.Citations[law], Subject: subject, Message: d.Message, Fix: d.Fix}
 	if subject != "" {
-		f.Message = fmt.Sprintf(d.Message, subject)
+		f.Message = sprintS(d.Message, subject)
 		if containsVerb(d.Fix) {
-			f.Fix = fmt.Sprintf(d.Fix, subject)
+			f.Fix = sprintS(d.Fix, subject)
 		}
 	}
 	return f
+}
+
+// sprintS is fmt.Sprintf(format, s), without fmt when format's only verb
+// is one %s (every catalog message's): the text around it and s.
+func sprintS(format, s string) string {
+	if i := strings.IndexByte(format, '%'); i >= 0 && strings.HasPrefix(format[i:], "%s") && !strings.Contains(format[i+2:], "%") {
+		return format[:i] + s + format[i+2:]
+	}
+	return fmt.Sprintf(format, s)
 }
 
 func containsVerb(s string) bool {
