@@ -460,6 +460,24 @@ func (s *ServiceFact) roleFor(p string, gdpr bool) (string, bool) {
 }
 
 func (b *builder) country(code string) string {
+	i := countryBit(code)
+	if i < 0 {
+		return b.countryName(code)
+	}
+	// Remembered by code for the builder's language: the transfer tables
+	// name a provider's country in each regime's table, and the catalog's
+	// copies of a code are each a key of their own in the label cache.
+	if b.countriesOf != b.t {
+		b.countriesOf, b.countries = b.t, [26 * 26]string{}
+	}
+	if b.countries[i] == "" {
+		b.countries[i] = b.countryName(code)
+	}
+	return b.countries[i]
+}
+
+// countryName is the country's label, or its English name.
+func (b *builder) countryName(code string) string {
 	if n := b.label2("country.", code); n != "" {
 		return n
 	}
@@ -502,6 +520,7 @@ func (b *builder) transferTable(i int) Block {
 		adequacyYes, safeguardAdequacy string
 		adequacyDPF, safeguardDPF      string
 		adequacyNo, adequacyUnknown    string
+		safeguardAlso, safeguardNone   string
 	)
 	for k := range b.f.Services {
 		s := &b.f.Services[k]
@@ -515,6 +534,7 @@ func (b *builder) transferTable(i int) Block {
 			adequacyYes, safeguardAdequacy = b.jlabel("adequacy.yes"), b.jlabel("safeguard.adequacy")
 			adequacyDPF, safeguardDPF = b.jlabel("adequacy.dpf"), b.jlabel("safeguard.dpf")
 			adequacyNo, adequacyUnknown = b.jlabel("adequacy.no"), b.label("adequacy.unknown")
+			safeguardAlso, safeguardNone = b.label("safeguard.also"), b.label("safeguard.unknown")
 		}
 		country := b.str(unknownCountry)
 		if s.ProviderCountry != "" {
@@ -553,11 +573,11 @@ func (b *builder) transferTable(i int) Block {
 		var cell []Inline
 		switch {
 		case len(named) > 0 && safeguard != "":
-			cell = b.cat(b.strs(safeguard, "; ", b.label("safeguard.also"), " "), b.join(named), b.str("."))
+			cell = b.cat(b.strs(safeguard, "; ", safeguardAlso, " "), b.join(named), b.str("."))
 		case len(named) > 0:
 			cell = b.cat(b.capFirst(b.join(named)), b.str("."))
 		case safeguard == "":
-			cell = b.strs(b.label("safeguard.unknown"), ".")
+			cell = b.strs(safeguardNone, ".")
 		default:
 			cell = b.strs(safeguard, ".")
 		}

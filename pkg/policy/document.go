@@ -239,6 +239,10 @@ type builder struct {
 	// purposeNames are the labels of f.Purposes (purposeLabel).
 	purposeNames     []purposeLabel
 	purposeLabelsSet bool
+	// countries are the names of countries by countryBit, in the
+	// language countriesOf (country).
+	countries   [26 * 26]string
+	countriesOf *Wording
 	// categoryNames are the names of f.Categories (categoryName).
 	categoryNames []string
 	// exampleCache holds each data category's examples (blocks.go).
