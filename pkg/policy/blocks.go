@@ -624,10 +624,14 @@ func certifiedImplied(j *catalog.Jurisdiction, s *ServiceFact) bool {
 
 // transferBasis is what a service's transfer out of the region rests on.
 func transferBasis(j *catalog.Jurisdiction, s *ServiceFact) int {
+	return regionOf(j).transferBasis(j, s)
+}
+
+// transferBasis is transferBasis for regime j, whose region is g.
+func (g *regionSets) transferBasis(j *catalog.Jurisdiction, s *ServiceFact) int {
 	stated := s.Transfers[j.ID]
 	implied := certifiedImplied(j, s)
 	hasMech := func(m string) bool { return implied && m == j.Certification || slices.Contains(stated, m) }
-	g := regionOf(j)
 	adequate := func(c string) bool { return g.adequate.has(c) || g.countries.has(c) }
 	accessOK := !slices.ContainsFunc(s.AccessCountries, func(c string) bool { return !adequate(c) })
 	switch {

@@ -349,6 +349,13 @@ func (f *Facts) build(req Request) error {
 	s.own = own
 	// Facts any service may make hold, recorded once after the loop.
 	var joint, sells, transfers, nonEssential bool
+	// The transfer regimes and their regions, looked up once.
+	regimes := f.transferRegimes()
+	var rb [8]*regionSets
+	regions := rb[:0]
+	for i := range regimes {
+		regions = append(regions, regionOf(&regimes[i]))
+	}
 	for _, id := range ids {
 		sv, ok := cat.ServiceEntry(id)
 		if !ok {
@@ -386,11 +393,10 @@ func (f *Facts) build(req Request) error {
 		}
 		// A provider of unknown country may be outside the region: the
 		// document says so rather than that nothing is transferred.
-		regimes := f.transferRegimes()
 		for i := range regimes {
 			t := uint8(0)
-			if transfersOutOf(&regimes[i], sf.Service) {
-				t = uint8(transferBasis(&regimes[i], sf)) + 1
+			if regions[i].transfersOut(sf.Service) {
+				t = uint8(regions[i].transferBasis(&regimes[i], sf)) + 1
 				sf.Transfer = true
 			}
 			s.transfers = append(s.transfers, t)
@@ -742,7 +748,12 @@ func (f *Facts) transferOf(i, k int) (out bool, basis int) {
 // transfersOutOf reports whether a service's provider is, or may access
 // the data from, outside r's region (a provider of unknown country may be).
 func transfersOutOf(r *catalog.Jurisdiction, s *catalog.Service) bool {
-	in := regionOf(r).countries
+	return regionOf(r).transfersOut(s)
+}
+
+// transfersOut is transfersOutOf for the regime whose region is g.
+func (g *regionSets) transfersOut(s *catalog.Service) bool {
+	in := &g.countries
 	if s.ProviderCountry == "" || !in.has(s.ProviderCountry) {
 		return true
 	}
