@@ -99,14 +99,8 @@ func sprintS(format, s string) string {
 	return fmt.Sprintf(format, s)
 }
 
-func containsVerb(s string) bool {
-	for i := 0; i+1 < len(s); i++ {
-		if s[i] == '%' && s[i+1] == 's' {
-			return true
-		}
-	}
-	return false
-}
+// containsVerb reports whether s holds a %s.
+func containsVerb(s string) bool { return strings.Contains(s, "%s") }
 
 // Lookup returns the catalog definition of code.
 func Lookup(code string) (Definition, bool) {
