@@ -204,7 +204,7 @@ type builder struct {
 	// (jlabel, region, law, authority): the primary one, or in a
 	// document for several transfer regimes the regime a clause or table
 	// is about.
-	regime catalog.Jurisdiction
+	regime *catalog.Jurisdiction
 
 	// esc is the format the document is built for, whose escaped library
 	// text its inlines carry (Inline.esc).
@@ -327,7 +327,7 @@ func (b *builder) reset() {
 	b.purposeLabelsSet = false
 	b.exampleCache = b.exampleCache[:0]
 	b.categoryNames = b.categoryNames[:0]
-	b.regime = catalog.Jurisdiction{}
+	b.regime = nil
 }
 
 func (b *builder) label(key string) string {
@@ -714,7 +714,7 @@ func (b *builder) setVars() {
 	b.contractVars(v)
 	b.shippingVars(v) // shipping policy (issue 8, t4)
 	b.varsJ2(v)       // issue 8, part j2 (j2.go)
-	b.regime = f.Jurisdiction
+	b.regime = &f.Jurisdiction
 	b.vars = &b.base
 	if len(f.Jurisdictions) < 2 {
 		return
@@ -1005,10 +1005,10 @@ func (b *builder) useJurisdiction(r *catalog.Jurisdiction) {
 // current, or the document's own for i < 0.
 func (b *builder) useJurisdictionAt(i int) {
 	if i >= 0 && i < len(b.byJurisdiction) {
-		b.regime, b.vars = b.f.Jurisdictions[i], &b.byJurisdiction[i]
+		b.regime, b.vars = &b.f.Jurisdictions[i], &b.byJurisdiction[i]
 		return
 	}
-	b.regime, b.vars = b.f.Jurisdiction, &b.base
+	b.regime, b.vars = &b.f.Jurisdiction, &b.base
 }
 
 // clauseJurisdiction is the position of the one listed jurisdiction whose
