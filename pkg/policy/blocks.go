@@ -521,6 +521,8 @@ func (b *builder) transferTable(i int) Block {
 		adequacyDPF, safeguardDPF      string
 		adequacyNo, adequacyUnknown    string
 		safeguardAlso, safeguardNone   string
+		ab                             [16]string // a row's access countries
+		nb                             [8]string  // a row's named mechanisms
 	)
 	for k := range b.f.Services {
 		s := &b.f.Services[k]
@@ -540,7 +542,6 @@ func (b *builder) transferTable(i int) Block {
 		if s.ProviderCountry != "" {
 			country = b.str(b.country(s.ProviderCountry))
 		}
-		var ab [16]string
 		access := ab[:0]
 		for _, c := range s.AccessCountries {
 			if !slices.Contains(j.Countries, c) && c != s.ProviderCountry {
@@ -562,10 +563,9 @@ func (b *builder) transferTable(i int) Block {
 				adequacy = adequacyUnknown
 			}
 		}
-		var nb [8]string
 		named := nb[:0]
 		// The implied certification is the DPF basis, never named here.
-		for _, m := range s.Transfers[j.ID] {
+		for _, m := range b.f.statedOf(i, k) {
 			if m != j.Certification {
 				named = append(named, b.label2("mechanism.", m))
 			}
@@ -629,7 +629,11 @@ func transferBasis(j *catalog.Jurisdiction, s *ServiceFact) int {
 
 // transferBasis is transferBasis for regime j, whose region is g.
 func (g *regionSets) transferBasis(j *catalog.Jurisdiction, s *ServiceFact) int {
-	stated := s.Transfers[j.ID]
+	return g.basis(j, s, s.Transfers[j.ID])
+}
+
+// basis is transferBasis with the mechanisms s states for j.
+func (g *regionSets) basis(j *catalog.Jurisdiction, s *ServiceFact, stated []string) int {
 	implied := certifiedImplied(j, s)
 	hasMech := func(m string) bool { return implied && m == j.Certification || slices.Contains(stated, m) }
 	adequate := func(c string) bool { return g.adequate.has(c) || g.countries.has(c) }
