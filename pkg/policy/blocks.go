@@ -282,12 +282,45 @@ func (b *builder) categoryName(k int) string {
 func (b *builder) categoriesIn(set *posSet) []Inline {
 	var nb [32]string
 	names := nb[:0]
-	for k := range b.f.Categories {
-		if set.has(b.f.Categories[k].pos) {
+	b.indexPositions()
+	for pos := set.next(0); pos >= 0; pos = set.next(pos + 1) {
+		if k := b.indexAt(b.categoryAt, pos); k >= 0 {
 			names = append(names, b.categoryName(k))
 		}
 	}
 	return b.join(names)
+}
+
+// indexAt is the index in the facts' categories (at is b.categoryAt)
+// or purposes (b.purposeAt) of the one at catalog position pos, or -1.
+// Both lists are in catalog order, so a set's positions in ascending
+// order give the list's order.
+func (b *builder) indexAt(at []int, pos int) int {
+	if pos < len(at) {
+		return at[pos]
+	}
+	return -1
+}
+
+// indexPositions makes categoryAt and purposeAt, once per document.
+func (b *builder) indexPositions() {
+	if b.positionsSet {
+		return
+	}
+	b.positionsSet = true
+	at := func(at []int, pos, i int) []int {
+		for len(at) <= pos {
+			at = append(at, -1)
+		}
+		at[pos] = i
+		return at
+	}
+	for i := range b.f.Categories {
+		b.categoryAt = at(b.categoryAt, b.f.Categories[i].pos, i)
+	}
+	for i := range b.f.Purposes {
+		b.purposeAt = at(b.purposeAt, b.f.Purposes[i].pos, i)
+	}
 }
 
 // receivedBy lists in prose, in catalog order, the names of the data
@@ -994,9 +1027,9 @@ func (b *builder) semicolons(items []string) []Inline {
 // ccpaPurposeNames names, in CCPA terms and catalog order, the purposes
 // in set.
 func (b *builder) ccpaPurposeNames(set *posSet, dst []string) []string {
-	for i := range b.f.Purposes {
-		p := &b.f.Purposes[i]
-		if set.has(p.pos) {
+	b.indexPositions()
+	for pos := set.next(0); pos >= 0; pos = set.next(pos + 1) {
+		if i := b.indexAt(b.purposeAt, pos); i >= 0 {
 			dst = addUnique(dst, b.purposeLabel(i, purposeCCPA))
 		}
 	}

@@ -245,6 +245,10 @@ type builder struct {
 	countriesOf *Wording
 	// categoryNames are the names of f.Categories (categoryName).
 	categoryNames []string
+	// categoryAt and purposeAt are the indexes in f.Categories and
+	// f.Purposes by catalog position, -1 for none (indexPositions).
+	categoryAt, purposeAt []int
+	positionsSet          bool
 	// exampleCache holds each data category's examples (blocks.go).
 	exampleCache []cachedExamples
 
@@ -327,6 +331,7 @@ func (b *builder) reset() {
 	b.purposeLabelsSet = false
 	b.exampleCache = b.exampleCache[:0]
 	b.categoryNames = b.categoryNames[:0]
+	b.categoryAt, b.purposeAt, b.positionsSet = b.categoryAt[:0], b.purposeAt[:0], false
 	b.regime = nil
 }
 
