@@ -393,9 +393,12 @@ func genPurposeNames(b *builder, suffix string) {
 	seen := sb[:0]
 	for pi := range b.f.Purposes {
 		p := &b.f.Purposes[pi]
-		s := b.label3("purpose.", p.ID, suffix)
+		var s string
+		if suffix != purposeLabelSuffix[purposeCCPA] {
+			s = b.label3("purpose.", p.ID, suffix)
+		}
 		if s == "" {
-			s = b.label3("purpose.", p.ID, ".ccpa")
+			s = b.purposeLabel(pi, purposeCCPA) // the CCPA tables' too
 		}
 		if !slices.Contains(seen, s) {
 			seen = append(seen, s)
