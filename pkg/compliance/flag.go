@@ -3,6 +3,8 @@ package compliance
 import (
 	"fmt"
 	"slices"
+	"strings"
+	"sync"
 )
 
 // Severity of a compliance flag.
@@ -80,31 +82,48 @@ func concerns(types []string, typ string) bool {
 func (d Definition) flag(law, subject string) Flag {
 	f := Flag{Code: d.Code, Severity: d.Severity, Law: law, Citation: d.Citations[law], Subject: subject, Message: d.Message, Fix: d.Fix}
 	if subject != "" {
-		f.Message = fmt.Sprintf(d.Message, subject)
+		f.Message = sprintS(d.Message, subject)
 		if containsVerb(d.Fix) {
-			f.Fix = fmt.Sprintf(d.Fix, subject)
+			f.Fix = sprintS(d.Fix, subject)
 		}
 	}
 	return f
 }
 
-func containsVerb(s string) bool {
-	for i := 0; i+1 < len(s); i++ {
-		if s[i] == '%' && s[i+1] == 's' {
-			return true
-		}
+// sprintS is fmt.Sprintf(format, s), without fmt when format's only verb
+// is one %s (every catalog message's): the text around it and s.
+func sprintS(format, s string) string {
+	if i := strings.IndexByte(format, '%'); i >= 0 && strings.HasPrefix(format[i:], "%s") && !strings.Contains(format[i+2:], "%") {
+		return format[:i] + s + format[i+2:]
 	}
-	return false
+	return fmt.Sprintf(format, s)
 }
+
+// containsVerb reports whether s holds a %s.
+func containsVerb(s string) bool { return strings.Contains(s, "%s") }
 
 // Lookup returns the catalog definition of code.
 func Lookup(code string) (Definition, bool) {
-	i := slices.IndexFunc(Catalog, func(d Definition) bool { return d.Code == code })
-	if i < 0 {
+	i, ok := catalogIndex()[code]
+	if !ok {
 		return Definition{}, false
 	}
 	return Catalog[i], true
 }
+
+// catalogIndex is the position in Catalog of each code (its first, were
+// one listed twice), made when first asked for: a document's flags look
+// up dozens of codes, and a scan of the catalog compared each with every
+// code before it.
+var catalogIndex = sync.OnceValue(func() map[string]int {
+	m := make(map[string]int, len(Catalog))
+	for i, d := range Catalog {
+		if _, ok := m[d.Code]; !ok {
+			m[d.Code] = i
+		}
+	}
+	return m
+})
 
 func mustLookup(code string) Definition {
 	d, ok := Lookup(code)

@@ -80,7 +80,18 @@ type Requirement struct {
 	Types []string `json:"types,omitempty"`
 
 	Law string `json:"-"` // the id of the law it belongs to; set on load
+
+	// pos is the item's position among the Requirements of every law
+	// LoadLaws returned, law by law (Position); set on load.
+	pos int
 }
+
+// Position is r's position among the Requirements of every law LoadLaws
+// returned, counted law by law in their order (a notModelled item has
+// none: -1). A copy of r (ForType's) keeps it, so that a generator can
+// number the requirements once and find an item's number without looking
+// its id up.
+func (r *Requirement) Position() int { return r.pos }
 
 // Fact names a requirement's AppliesWhen may use.
 const (
@@ -325,6 +336,16 @@ func LoadLaws(fsys fs.FS, dir string) ([]Law, error) {
 	for i := 1; i < len(laws); i++ {
 		if laws[i].ID == laws[i-1].ID {
 			problems = append(problems, fmt.Errorf("duplicate law id %q", laws[i].ID))
+		}
+	}
+	n := 0
+	for i := range laws {
+		for j := range laws[i].Requirements {
+			laws[i].Requirements[j].pos = n
+			n++
+		}
+		for j := range laws[i].NotModelled {
+			laws[i].NotModelled[j].pos = -1
 		}
 	}
 	if err := errors.Join(problems...); err != nil {

@@ -122,56 +122,93 @@ type FactorModel struct {
 type LawCitation struct{ Says, Cite string }
 
 // why is m's reason for the document in: Why with the citations of the
-// laws that apply, laws that say the same thing sharing one mention.
+// laws that apply, laws that say the same thing sharing one mention. It
+// collects the citations in arrays on the stack and writes the reason
+// in one string: a factor's reason was a dozen allocations.
 func (m FactorModel) why(in Input) string {
 	if m.Citations == nil {
 		return m.Why
 	}
-	ids := m.citeLawIDs(in)
-	type group struct {
-		says  string
-		cites []string
+	var idb [32]string
+	ids := m.citeLawIDs(in, idb[:0])
+	// says are the distinct statements, in order of first use; cites
+	// the distinct citations, each with the statement it goes with.
+	type cite struct {
+		says int
+		cite string
 	}
-	var groups []group
+	var sb [8]string
+	var cb [32]cite
+	says, cites := sb[:0], cb[:0]
 	for _, id := range ids {
 		c, ok := m.Citations[id]
 		if !ok {
 			continue
 		}
-		i := slices.IndexFunc(groups, func(g group) bool { return g.says == c.Says })
-		if i < 0 {
-			groups = append(groups, group{says: c.Says})
-			i = len(groups) - 1
+		g := slices.Index(says, c.Says)
+		if g < 0 {
+			says = append(says, c.Says)
+			g = len(says) - 1
 		}
-		if !slices.Contains(groups[i].cites, c.Cite) {
-			groups[i].cites = append(groups[i].cites, c.Cite)
+		if !slices.Contains(cites, cite{g, c.Cite}) {
+			cites = append(cites, cite{g, c.Cite})
 		}
 	}
-	if len(groups) == 0 {
+	if len(says) == 0 {
 		return m.Uncited
 	}
-	parts := make([]string, 0, len(groups))
-	for _, g := range groups {
-		cites := strings.Join(g.cites, "; ")
-		if g.says == "" {
-			parts = append(parts, cites)
-			continue
-		}
-		parts = append(parts, g.says+" ("+cites+")")
+	at := strings.Index(m.Why, "%s")
+	if at < 0 {
+		return m.Why
 	}
-	return strings.Replace(m.Why, "%s", strings.Join(parts, "; "), 1)
+	// Why with %s replaced by each statement's "says (cite; cite)" (the
+	// citations alone for a statement without words), "; " between them.
+	var b strings.Builder
+	n := len(m.Why)
+	for _, s := range says {
+		n += len(s) + 5
+	}
+	for _, c := range cites {
+		n += len(c.cite) + 2
+	}
+	b.Grow(n)
+	b.WriteString(m.Why[:at])
+	for g, s := range says {
+		if g > 0 {
+			b.WriteString("; ")
+		}
+		if s != "" {
+			b.WriteString(s)
+			b.WriteString(" (")
+		}
+		first := true
+		for _, c := range cites {
+			if c.says != g {
+				continue
+			}
+			if !first {
+				b.WriteString("; ")
+			}
+			b.WriteString(c.cite)
+			first = false
+		}
+		if s != "" {
+			b.WriteByte(')')
+		}
+	}
+	b.WriteString(m.Why[at+2:])
+	return b.String()
 }
 
-// citeLawIDs are the ids of the laws m may cite for in.
-func (m FactorModel) citeLawIDs(in Input) []string {
+// citeLawIDs appends to dst the ids of the laws m may cite for in.
+func (m FactorModel) citeLawIDs(in Input, dst []string) []string {
 	if m.citeLaws != nil {
 		return m.citeLaws(in)
 	}
-	ids := make([]string, len(in.Laws))
-	for i, l := range in.Laws {
-		ids[i] = l.ID
+	for _, l := range in.Laws {
+		dst = append(dst, l.ID)
 	}
-	return ids
+	return dst
 }
 
 // DocumentTypes are the document types m scores.
@@ -376,7 +413,18 @@ func Assess(in Input) Assessment {
 	return a
 }
 
-var severityOrder = map[Severity]int{SeverityError: 0, SeverityWarning: 1, SeverityInfo: 2}
+// severityOrder ranks flags by severity: errors first, then warnings,
+// then information (a switch, not a map: the sort of a document's flags
+// asks it twice per comparison).
+func severityOrder(s Severity) int {
+	switch s {
+	case SeverityWarning:
+		return 1
+	case SeverityInfo:
+		return 2
+	}
+	return 0
+}
 
 // Flags computes the compliance flags of in, each from the catalog.
 func Flags(in Input) []Flag {
@@ -522,13 +570,19 @@ func Flags(in Input) []Flag {
 	if len(out) == 0 {
 		return nil
 	}
+	// By severity, code, law and subject, each compared only when the
+	// ones before are equal.
 	slices.SortStableFunc(out, func(a, b Flag) int {
-		return cmp.Or(
-			cmp.Compare(severityOrder[a.Severity], severityOrder[b.Severity]),
-			strings.Compare(a.Code, b.Code),
-			strings.Compare(a.Law, b.Law),
-			strings.Compare(a.Subject, b.Subject),
-		)
+		if c := cmp.Compare(severityOrder(a.Severity), severityOrder(b.Severity)); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a.Code, b.Code); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a.Law, b.Law); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Subject, b.Subject)
 	})
 	return out
 }

@@ -1,6 +1,7 @@
 package compliance
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -307,5 +308,23 @@ func TestTransfersOnlyUnderTransferLaws(t *testing.T) {
 	}
 	if why := a.Factors[i].Why; !strings.Contains(why, "(GDPR Art. 45); regulations approving") || !strings.HasSuffix(why, "(UK GDPR Arts. 44A, 45A), which can be withdrawn or annulled.") {
 		t.Errorf("why = %q", why)
+	}
+}
+
+// TestSprintS: sprintS is fmt.Sprintf with one string argument, for the
+// catalog's messages and fixes and for formats its fast path must leave
+// to fmt.
+func TestSprintS(t *testing.T) {
+	subjects := []string{"x", "", "%s", "%d", "a%b", "Google Analytics", "ü"}
+	formats := []string{"", "a", "%s", "a %s b", "%s%s", "%d %s", "%s %q", "100%% %s", "%s 100%%", "%", "a%", "%%", "%v", "x %s y %s", "%!s", "%-s", "%5s"}
+	for _, d := range Catalog {
+		formats = append(formats, d.Message, d.Fix)
+	}
+	for _, f := range formats {
+		for _, s := range subjects {
+			if got, want := sprintS(f, s), fmt.Sprintf(f, s); got != want {
+				t.Errorf("sprintS(%q, %q) = %q, want %q", f, s, got, want)
+			}
+		}
 	}
 }

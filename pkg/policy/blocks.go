@@ -100,8 +100,7 @@ func genSummary(b *builder) {
 	var cb, pb, rb [32]string
 	cats, purposes, recipients := cb[:0], pb[:0], rb[:0]
 	for ci := range f.Categories {
-		c := &f.Categories[ci]
-		cats = append(cats, b.label2("category.", c.ID))
+		cats = append(cats, b.categoryName(ci))
 	}
 	for i := range f.Purposes {
 		s := b.purposeLabel(i, purposeShort)
@@ -165,7 +164,6 @@ func (b *builder) joinLower(items []string) []Inline {
 		}
 	}
 	out := b.ins.alloc(n)
-	sep, last := b.listSep, b.listLast
 	k := 0
 	for i, it := range items {
 		if first, rest, split := splitFirst(it, false); split {
@@ -177,10 +175,10 @@ func (b *builder) joinLower(items []string) []Inline {
 		}
 		switch {
 		case i < len(items)-2:
-			out[k] = Inline{Kind: Plain, Text: sep}
+			out[k] = b.seps[sepList]
 			k++
 		case i == len(items)-2:
-			out[k] = Inline{Kind: Plain, Text: last}
+			out[k] = b.seps[sepLast]
 			k++
 		}
 	}
@@ -264,12 +262,77 @@ func (f *Facts) hasServiceCategory(id string) bool {
 	return slices.ContainsFunc(f.Services, func(s ServiceFact) bool { return s.Category == id })
 }
 
-// categoryNames lists the data categories ids names, in prose.
-func (b *builder) categoryNames(ids []string) []Inline {
+// categoryName is the name of the data category at position k of the
+// facts' categories, looked up once per document: the tables name each
+// category many times (in the services table, once per service that
+// receives it).
+func (b *builder) categoryName(k int) string {
+	if len(b.categoryNames) < len(b.f.Categories) {
+		b.categoryNames = append(b.categoryNames[:0], make([]string, len(b.f.Categories))...)
+	}
+	if b.categoryNames[k] == "" {
+		b.categoryNames[k] = b.label2("category.", b.f.Categories[k].ID)
+	}
+	return b.categoryNames[k]
+}
+
+// categoriesIn lists in prose, in the facts' (catalog) order, the names of
+// the data categories whose catalog positions are in set (a purpose's
+// categorySet: its Categories).
+func (b *builder) categoriesIn(set *posSet) []Inline {
 	var nb [32]string
 	names := nb[:0]
-	for _, id := range ids {
-		names = append(names, b.label2("category.", id))
+	b.indexPositions()
+	for pos := set.next(0); pos >= 0; pos = set.next(pos + 1) {
+		if k := b.indexAt(b.categoryAt, pos); k >= 0 {
+			names = append(names, b.categoryName(k))
+		}
+	}
+	return b.join(names)
+}
+
+// indexAt is the index in the facts' categories (at is b.categoryAt)
+// or purposes (b.purposeAt) of the one at catalog position pos, or -1.
+// Both lists are in catalog order, so a set's positions in ascending
+// order give the list's order.
+func (b *builder) indexAt(at []int, pos int) int {
+	if pos < len(at) {
+		return at[pos]
+	}
+	return -1
+}
+
+// indexPositions makes categoryAt and purposeAt, once per document.
+func (b *builder) indexPositions() {
+	if b.positionsSet {
+		return
+	}
+	b.positionsSet = true
+	at := func(at []int, pos, i int) []int {
+		for len(at) <= pos {
+			at = append(at, -1)
+		}
+		at[pos] = i
+		return at
+	}
+	for i := range b.f.Categories {
+		b.categoryAt = at(b.categoryAt, b.f.Categories[i].pos, i)
+	}
+	for i := range b.f.Purposes {
+		b.purposeAt = at(b.purposeAt, b.f.Purposes[i].pos, i)
+	}
+}
+
+// receivedBy lists in prose, in catalog order, the names of the data
+// categories the service at position i of the facts' services receives
+// here (a host only what the website collects).
+func (b *builder) receivedBy(i int) []Inline {
+	var nb [32]string
+	names := nb[:0]
+	for k := range b.f.Categories {
+		if b.f.Categories[k].recipientSet.has(i) {
+			names = append(names, b.categoryName(k))
+		}
 	}
 	return b.join(names)
 }
@@ -284,7 +347,7 @@ func genCategories(b *builder) {
 		for _, s := range c.Sources {
 			srcs = append(srcs, b.label2("source.", s))
 		}
-		t.row(b.str(b.label2("category.", c.ID)), b.examples(c.ID), b.capFirst(b.join(srcs)))
+		t.row(b.str(b.categoryName(ci)), b.examples(c.ID), b.capFirst(b.join(srcs)))
 	}
 	b.emit(t.block())
 }
@@ -296,7 +359,7 @@ func genPurposes(b *builder) {
 		p := &b.f.Purposes[i]
 		// A jurisdiction may name its own article (issue 8, j1).
 		var buf [64]byte
-		t.row(b.str(b.purposeLabel(i, purposeName)), b.categoryNames(p.Categories),
+		t.row(b.str(b.purposeLabel(i, purposeName)), b.categoriesIn(&p.categorySet),
 			b.expand(b.labelSegsFor(string(append(append(buf[:0], "basis."...), p.GDPRBasis...)), b.f.Jurisdiction.ID)))
 	}
 	b.emit(t.block())
@@ -330,9 +393,12 @@ func genPurposeNames(b *builder, suffix string) {
 	seen := sb[:0]
 	for pi := range b.f.Purposes {
 		p := &b.f.Purposes[pi]
-		s := b.label3("purpose.", p.ID, suffix)
+		var s string
+		if suffix != purposeLabelSuffix[purposeCCPA] {
+			s = b.label3("purpose.", p.ID, suffix)
+		}
 		if s == "" {
-			s = b.label3("purpose.", p.ID, ".ccpa")
+			s = b.purposeLabel(pi, purposeCCPA) // the CCPA tables' too
 		}
 		if !slices.Contains(seen, s) {
 			seen = append(seen, s)
@@ -360,24 +426,10 @@ func genServices(b *builder) {
 		if s.ProviderCountry != "" {
 			provider = append(provider, ", ", b.country(s.ProviderCountry))
 		}
-		t.row(b.str(s.Name), b.strs(provider...), b.str(s.Purpose), b.categoryNames(b.f.received(i)),
+		t.row(b.str(s.Name), b.strs(provider...), b.str(s.Purpose), b.receivedBy(i),
 			b.role(s), b.link(s.PrivacyPolicyURL))
 	}
 	b.emit(t.block())
-}
-
-// received lists, in catalog order, the data categories the service at
-// position i of f.Services receives here (a host only what the website
-// collects).
-func (f *Facts) received(i int) []string {
-	out := f.scr.scratch[:0]
-	for k := range f.Categories {
-		if c := &f.Categories[k]; c.recipientSet.has(i) {
-			out = append(out, c.ID)
-		}
-	}
-	f.scr.scratch = out
-	return out
 }
 
 // link is a URL as a link, or "Not confirmed" when the catalog has none.
@@ -415,7 +467,7 @@ func (b *builder) role(s *ServiceFact) []Inline {
 	parts := pb[:0]
 	for i, r := range roles {
 		if i > 0 {
-			parts = append(parts, b.str("; "))
+			parts = append(parts, b.seps[sepSemicolon:sepSemicolon+1])
 		}
 		var nb [16]string
 		names := nb[:0]
@@ -444,6 +496,24 @@ func (s *ServiceFact) roleFor(p string, gdpr bool) (string, bool) {
 }
 
 func (b *builder) country(code string) string {
+	i := countryBit(code)
+	if i < 0 {
+		return b.countryName(code)
+	}
+	// Remembered by code for the builder's language: the transfer tables
+	// name a provider's country in each regime's table, and the catalog's
+	// copies of a code are each a key of their own in the label cache.
+	if b.countriesOf != b.t {
+		b.countriesOf, b.countries = b.t, [26 * 26]string{}
+	}
+	if b.countries[i] == "" {
+		b.countries[i] = b.countryName(code)
+	}
+	return b.countries[i]
+}
+
+// countryName is the country's label, or its English name.
+func (b *builder) countryName(code string) string {
 	if n := b.label2("country.", code); n != "" {
 		return n
 	}
@@ -486,6 +556,9 @@ func (b *builder) transferTable(i int) Block {
 		adequacyYes, safeguardAdequacy string
 		adequacyDPF, safeguardDPF      string
 		adequacyNo, adequacyUnknown    string
+		safeguardAlso, safeguardNone   string
+		ab                             [16]string // a row's access countries
+		nb                             [8]string  // a row's named mechanisms
 	)
 	for k := range b.f.Services {
 		s := &b.f.Services[k]
@@ -499,12 +572,12 @@ func (b *builder) transferTable(i int) Block {
 			adequacyYes, safeguardAdequacy = b.jlabel("adequacy.yes"), b.jlabel("safeguard.adequacy")
 			adequacyDPF, safeguardDPF = b.jlabel("adequacy.dpf"), b.jlabel("safeguard.dpf")
 			adequacyNo, adequacyUnknown = b.jlabel("adequacy.no"), b.label("adequacy.unknown")
+			safeguardAlso, safeguardNone = b.label("safeguard.also"), b.label("safeguard.unknown")
 		}
 		country := b.str(unknownCountry)
 		if s.ProviderCountry != "" {
 			country = b.str(b.country(s.ProviderCountry))
 		}
-		var ab [16]string
 		access := ab[:0]
 		for _, c := range s.AccessCountries {
 			if !slices.Contains(j.Countries, c) && c != s.ProviderCountry {
@@ -526,10 +599,9 @@ func (b *builder) transferTable(i int) Block {
 				adequacy = adequacyUnknown
 			}
 		}
-		var nb [8]string
 		named := nb[:0]
 		// The implied certification is the DPF basis, never named here.
-		for _, m := range s.Transfers[j.ID] {
+		for _, m := range b.f.statedOf(i, k) {
 			if m != j.Certification {
 				named = append(named, b.label2("mechanism.", m))
 			}
@@ -537,11 +609,11 @@ func (b *builder) transferTable(i int) Block {
 		var cell []Inline
 		switch {
 		case len(named) > 0 && safeguard != "":
-			cell = b.cat(b.strs(safeguard, "; ", b.label("safeguard.also"), " "), b.join(named), b.str("."))
+			cell = b.cat(b.strs(safeguard, "; ", safeguardAlso, " "), b.join(named), b.str("."))
 		case len(named) > 0:
 			cell = b.cat(b.capFirst(b.join(named)), b.str("."))
 		case safeguard == "":
-			cell = b.strs(b.label("safeguard.unknown"), ".")
+			cell = b.strs(safeguardNone, ".")
 		default:
 			cell = b.strs(safeguard, ".")
 		}
@@ -588,10 +660,18 @@ func certifiedImplied(j *catalog.Jurisdiction, s *ServiceFact) bool {
 
 // transferBasis is what a service's transfer out of the region rests on.
 func transferBasis(j *catalog.Jurisdiction, s *ServiceFact) int {
-	stated := s.Transfers[j.ID]
+	return regionOf(j).transferBasis(j, s)
+}
+
+// transferBasis is transferBasis for regime j, whose region is g.
+func (g *regionSets) transferBasis(j *catalog.Jurisdiction, s *ServiceFact) int {
+	return g.basis(j, s, s.Transfers[j.ID])
+}
+
+// basis is transferBasis with the mechanisms s states for j.
+func (g *regionSets) basis(j *catalog.Jurisdiction, s *ServiceFact, stated []string) int {
 	implied := certifiedImplied(j, s)
 	hasMech := func(m string) bool { return implied && m == j.Certification || slices.Contains(stated, m) }
-	g := regionOf(j)
 	adequate := func(c string) bool { return g.adequate.has(c) || g.countries.has(c) }
 	accessOK := !slices.ContainsFunc(s.AccessCountries, func(c string) bool { return !adequate(c) })
 	switch {
@@ -804,7 +884,7 @@ func genRetentionCategories(b *builder) {
 		default:
 			cell = b.str("")
 		}
-		t.row(b.str(b.label2("category.", c.ID)), cell)
+		t.row(b.str(b.categoryName(ci)), cell)
 	}
 	b.emit(t.block())
 }
@@ -941,7 +1021,7 @@ func (b *builder) semicolons(items []string) []Inline {
 	for i, it := range items {
 		out[2*i] = Inline{Kind: Plain, Text: it}
 		if i < len(items)-1 {
-			out[2*i+1] = Inline{Kind: Plain, Text: "; "}
+			out[2*i+1] = b.seps[sepSemicolon]
 		}
 	}
 	return out
@@ -950,9 +1030,9 @@ func (b *builder) semicolons(items []string) []Inline {
 // ccpaPurposeNames names, in CCPA terms and catalog order, the purposes
 // in set.
 func (b *builder) ccpaPurposeNames(set *posSet, dst []string) []string {
-	for i := range b.f.Purposes {
-		p := &b.f.Purposes[i]
-		if set.has(p.pos) {
+	b.indexPositions()
+	for pos := set.next(0); pos >= 0; pos = set.next(pos + 1) {
+		if i := b.indexAt(b.purposeAt, pos); i >= 0 {
 			dst = addUnique(dst, b.purposeLabel(i, purposeCCPA))
 		}
 	}
@@ -969,7 +1049,7 @@ func genCCPACategories(b *builder) {
 		examples := eb[:0]
 		for i, c := range g.categories {
 			if i > 0 {
-				examples = append(examples, b.str("; "))
+				examples = append(examples, b.seps[sepSemicolon:sepSemicolon+1])
 			}
 			examples = append(examples, b.examples(c))
 		}
@@ -1001,7 +1081,7 @@ func genCCPASensitive(b *builder) {
 		ps := b.ccpaPurposeNames(&c.purposeSet, pb[:0])
 		name := b.label2("ccpa.sensitive.", c.ID)
 		if name == "" {
-			name = b.label2("category.", c.ID)
+			name = b.categoryName(ci)
 		}
 		t.row(b.str(name), b.semicolons(ps), b.str(b.label("ccpa.soldShared.no")))
 	}
@@ -1078,7 +1158,7 @@ func genUSShared(b *builder) {
 			to = addUnique(to, b.serviceCategory(si))
 		}
 		if len(to) > 0 {
-			t.row(b.str(b.label2("category.", c.ID)), b.join(to))
+			t.row(b.str(b.categoryName(i)), b.join(to))
 		}
 	}
 	b.emit(t.block())

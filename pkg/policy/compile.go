@@ -3,6 +3,7 @@ package policy
 import (
 	"fmt"
 	"strings"
+	"unsafe"
 
 	"github.com/policygen/policygen/pkg/catalog"
 	"github.com/policygen/policygen/pkg/compliance"
@@ -148,6 +149,9 @@ type literal struct {
 	// unsafe, in a memo of link addresses, says safeURL refuses text
 	// (md and html are then empty).
 	unsafe bool
+	// textMD and textHTML, in a memo of link addresses, are the address
+	// escaped as the text of a link (a link whose text is its address).
+	textMD, textHTML string
 }
 
 // literalSegment is the segment of a literal run.
@@ -301,6 +305,10 @@ func (l *Library) compile(laws []compliance.Law, cat *catalog.Catalog) (*compile
 		c.laws = append(c.laws, law.ID)
 		c.lawIndex[law.ID] = li
 		for _, r := range law.Requirements {
+			// build finds an applicable item's number as its position.
+			if r.Position() != len(c.requirementLaw) {
+				return nil, fmt.Errorf("policy: requirement %s is at position %d of the checklists, numbered %d", r.ID, r.Position(), len(c.requirementLaw))
+			}
 			c.requirements[r.ID] = len(c.requirementLaw)
 			c.requirementLaw = append(c.requirementLaw, li)
 		}
@@ -396,13 +404,31 @@ func compileLine(s string) line {
 
 // conditionBits is the set of conditions that hold, as compiled bits.
 type conditionBits struct {
-	names map[string]int
-	bits  []uint64
+	lib  *compiledLibrary // whose conditions (compiledLibrary.conditions)
+	bits []uint64
+	// cache remembers the bit of each name set so far, as labelCache
+	// does labels: found by where the name's parts are (the code's
+	// constants and the catalog's ids, which stay put) and confirmed by
+	// comparing them. A document sets about two hundred names, many of
+	// them more than once (a service category per service); a pooled
+	// builder keeps the cache for the next document.
+	cache [condCacheSize]condEntry
 }
 
-func (c *conditionBits) reset(names map[string]int) {
-	c.names = names
-	n := (len(names) + 63) / 64
+const condCacheSize = 512 // a power of two
+
+type condEntry struct {
+	prefix, id string
+	bit        int // -1: no structure uses the name
+	full       bool
+}
+
+func (c *conditionBits) reset(lib *compiledLibrary) {
+	if c.lib != lib {
+		c.lib = lib
+		c.cache = [condCacheSize]condEntry{}
+	}
+	n := (len(lib.conditions) + 63) / 64
 	if cap(c.bits) < n {
 		c.bits = make([]uint64, n)
 	}
@@ -413,20 +439,27 @@ func (c *conditionBits) reset(names map[string]int) {
 // set records that the condition called name holds when v is true; a
 // name no structure uses is not recorded.
 func (c *conditionBits) set(name string, v bool) {
-	if !v {
-		return
-	}
-	if bit, ok := c.names[name]; ok {
-		c.bits[bit>>6] |= 1 << (bit & 63)
+	if v {
+		c.setPrefixed("", name)
 	}
 }
 
 // setPrefixed is set for prefix + id ("law:" + "gdpr"), without building
 // the name on the heap.
 func (c *conditionBits) setPrefixed(prefix, id string) {
-	var buf [64]byte
-	key := append(append(buf[:0], prefix...), id...)
-	if bit, ok := c.names[string(key)]; ok {
+	h := uint64(uintptr(unsafe.Pointer(unsafe.StringData(prefix))))*0x9e3779b97f4a7c15 ^
+		uint64(uintptr(unsafe.Pointer(unsafe.StringData(id))))*0xc2b2ae3d27d4eb4f
+	e := &c.cache[(h>>32)&(condCacheSize-1)]
+	if !e.full || !sameString(e.id, id) || !sameString(e.prefix, prefix) {
+		var buf [64]byte
+		key := append(append(buf[:0], prefix...), id...)
+		bit, ok := c.lib.conditions[string(key)]
+		if !ok {
+			bit = -1
+		}
+		*e = condEntry{prefix: prefix, id: id, bit: bit, full: true}
+	}
+	if bit := e.bit; bit >= 0 {
 		c.bits[bit>>6] |= 1 << (bit & 63)
 	}
 }

@@ -107,31 +107,47 @@ func (e *GapError) Error() string {
 // reuses them for the next document, so a document's tree costs no
 // allocation once the chunks have grown to fit.
 type arena[T any] struct {
-	chunks [][]T
-	cur    int // the chunk being carved
+	chunks [][]T // each at its full length
+	next   int   // the first chunk not yet carved from
+	free   []T   // what is left of the chunk being carved
 }
 
 const arenaChunk = 1024
 
 // alloc returns n elements (zeroed or written by a previous document:
-// the caller writes every one), capped so that an append copies.
+// the caller writes every one), capped so that an append copies. It is
+// small enough to be inlined; grow moves on to the next chunk.
 func (a *arena[T]) alloc(n int) []T {
+	if uint(n-1) < uint(len(a.free)) { // 0 < n <= len(a.free)
+		d := a.free[:n:n]
+		a.free = a.free[n:]
+		return d
+	}
+	return a.grow(n)
+}
+
+// grow carves n elements from the first later chunk with room for them,
+// or from a new chunk (twice the size of the last).
+func (a *arena[T]) grow(n int) []T {
 	if n == 0 {
 		return nil
 	}
-	for ; a.cur < len(a.chunks); a.cur++ {
-		if c := a.chunks[a.cur]; len(c)+n <= cap(c) {
-			a.chunks[a.cur] = c[:len(c)+n]
-			return c[len(c) : len(c)+n : len(c)+n]
+	for a.next < len(a.chunks) {
+		c := a.chunks[a.next]
+		a.next++
+		if n <= len(c) {
+			a.free = c[n:]
+			return c[:n:n]
 		}
 	}
 	size := arenaChunk
 	if k := len(a.chunks); k > 0 {
-		size = 2 * cap(a.chunks[k-1])
+		size = 2 * len(a.chunks[k-1])
 	}
-	c := make([]T, n, max(n, size))
+	c := make([]T, max(n, size))
 	a.chunks = append(a.chunks, c)
-	a.cur = len(a.chunks) - 1
+	a.next = len(a.chunks)
+	a.free = c[n:]
 	return c[:n:n]
 }
 
@@ -149,10 +165,7 @@ func (a *arena[T]) copy(s []T) []T {
 // What a chunk still refers to from an earlier document (strings of that
 // document) stays reachable until the chunk is carved again, no longer.
 func (a *arena[T]) reset() {
-	for i := range a.chunks {
-		a.chunks[i] = a.chunks[i][:0]
-	}
-	a.cur = 0
+	a.next, a.free = 0, nil
 }
 
 // value is a placeholder's value; ok is false while it has none (the
@@ -191,7 +204,7 @@ type builder struct {
 	// (jlabel, region, law, authority): the primary one, or in a
 	// document for several transfer regimes the regime a clause or table
 	// is about.
-	regime catalog.Jurisdiction
+	regime *catalog.Jurisdiction
 
 	// esc is the format the document is built for, whose escaped library
 	// text its inlines carry (Inline.esc).
@@ -217,18 +230,34 @@ type builder struct {
 	satisfiedAt      []int32           // by checklist position: section<<16 | clause, plus one
 	lawMask          []uint64          // by law position: the listed jurisdictions it covers
 	lawIn            []bool            // by law position: the law applies here
-	jurisdictionBits map[string]uint64 // the listed jurisdictions' positions as bits, by id
+	jurisdictionBits map[string]uint64 // the listed jurisdictions' positions as bits, by id (listedBits)
+	listedDone       bool              // jurisdictionBits is this document's
+	lastLaw          []int             // by listed jurisdiction: its last law with a name (setVars)
 	ccpa             []ccpaGroup
 	ccpaDone         bool
 	serviceCats      []string // by service position (serviceCategory)
 	// purposeNames are the labels of f.Purposes (purposeLabel).
 	purposeNames     []purposeLabel
 	purposeLabelsSet bool
+	// countries are the names of countries by countryBit, in the
+	// language countriesOf (country).
+	countries   [26 * 26]string
+	countriesOf *Wording
+	// categoryNames are the names of f.Categories (categoryName).
+	categoryNames []string
+	// categoryAt and purposeAt are the indexes in f.Categories and
+	// f.Purposes by catalog position, -1 for none (indexPositions).
+	categoryAt, purposeAt []int
+	positionsSet          bool
 	// exampleCache holds each data category's examples (blocks.go).
 	exampleCache []cachedExamples
 
-	// The list words every join uses, looked up once per document.
-	listSep, listLast, listLastOr, none string
+	// The list words every join uses, looked up once per document: the
+	// separators ("; " too) as runs that carry their escaped form for
+	// the document's format (literal), which the renderer copies as it
+	// copies the library's literal text.
+	none string
+	seps [numSeps]Inline
 	// lawNames are the "law.<id>" labels of f.Laws, in their order.
 	lawNames []string
 	// labelCache makes repeated label lookups cheap (lookupLabel).
@@ -241,12 +270,41 @@ type builder struct {
 
 // prepareWords looks up the words the builder uses most.
 func (b *builder) prepareWords() {
-	b.listSep, b.listLast = b.label("listSeparator"), b.label("listLastSeparator")
-	b.listLastOr, b.none = b.label("listLastSeparatorOr"), b.label("none")
+	b.none = b.label("none")
+	b.seps = [numSeps]Inline{
+		sepList:      b.literal(b.label("listSeparator")),
+		sepLast:      b.literal(b.label("listLastSeparator")),
+		sepLastOr:    b.literal(b.label("listLastSeparatorOr")),
+		sepSemicolon: b.literal("; "),
+	}
 	b.lawNames = b.lawNames[:0]
 	for _, l := range b.f.Laws {
 		b.lawNames = append(b.lawNames, b.label2("law.", l.ID))
 	}
+}
+
+// Indexes of builder.seps.
+const (
+	sepList = iota
+	sepLast
+	sepLastOr
+	sepSemicolon
+	numSeps
+)
+
+// literal is s as a plain run carrying its escaped form for the
+// document's format, as expand makes the clause library's literal text.
+// For words the document repeats (the separators): escaping is then
+// done once per document, not once per run.
+func (b *builder) literal(s string) Inline {
+	in := Inline{Kind: Plain, Text: s}
+	switch b.esc {
+	case escMarkdown:
+		in.esc, in.URL = escMarkdown, mdEscape(s)
+	case escHTML:
+		in.esc, in.URL = escHTML, htmlEscape(s)
+	}
+	return in
 }
 
 // head is a section heading in blocks.
@@ -268,10 +326,13 @@ func (b *builder) reset() {
 	b.base = vars{}
 	b.ccpa = b.ccpa[:0]
 	b.ccpaDone = false
+	b.listedDone = false
 	b.serviceCats = b.serviceCats[:0]
 	b.purposeLabelsSet = false
 	b.exampleCache = b.exampleCache[:0]
-	b.regime = catalog.Jurisdiction{}
+	b.categoryNames = b.categoryNames[:0]
+	b.categoryAt, b.purposeAt, b.positionsSet = b.categoryAt[:0], b.purposeAt[:0], false
+	b.regime = nil
 }
 
 func (b *builder) label(key string) string {
@@ -305,8 +366,11 @@ func (b *builder) hasLabel2(k1, k2 string) bool {
 // stay put) and confirmed by comparing the parts themselves, so a part
 // that merely reuses freed memory is a miss, never a wrong label. A
 // pooled builder keeps the cache from one document to the next: labels
-// never change, and each entry records the wording it came from.
-type labelCache [labelCacheSize]labelEntry
+// never change, and each entry records the wording it came from. Each
+// place holds two entries, the one last filled first: a document's few
+// hundred keys are bound to share places, and with one entry a place
+// two of them share is refilled at every other lookup.
+type labelCache [labelCacheSize / 2][2]labelEntry
 
 const labelCacheSize = 1024 // a power of two
 
@@ -329,10 +393,14 @@ func (b *builder) lookupLabelFor(k1, k2, k3, j string) (string, bool) {
 		uint64(uintptr(unsafe.Pointer(unsafe.StringData(k1))))*0xc2b2ae3d27d4eb4f ^
 		uint64(uintptr(unsafe.Pointer(unsafe.StringData(k3))))*0x165667b19e3779f9 ^
 		uint64(uintptr(unsafe.Pointer(unsafe.StringData(j))))*0x27d4eb2f165667c5
-	e := &b.labelCache[(h>>32)&(labelCacheSize-1)]
-	if e.t == b.t && sameString(e.k2, k2) && sameString(e.k1, k1) && sameString(e.k3, k3) && sameString(e.jk, j) {
-		return e.v, e.ok
+	place := &b.labelCache[(h>>32)&(labelCacheSize/2-1)]
+	for i := range place {
+		if e := &place[i]; e.t == b.t && sameString(e.k2, k2) && sameString(e.k1, k1) && sameString(e.k3, k3) && sameString(e.jk, j) {
+			return e.v, e.ok
+		}
 	}
+	place[1] = place[0]
+	e := &place[0]
 	var buf [96]byte
 	key := append(append(append(buf[:0], k1...), k2...), k3...)
 	if j != "" {
@@ -636,7 +704,7 @@ func (b *builder) setVars() {
 			without = append(without, w)
 		}
 	}
-	set(phProvisionExamples, b.joinWith(without, b.listLastOr))
+	set(phProvisionExamples, b.joinWith(without, sepLastOr))
 	// Issue 8, part j1: the person in charge in Québec (s. 3.1) and the
 	// encarregado in Brazil (LGPD Art. 41) must be named; missing, they are
 	// placeholders (and todos).
@@ -651,7 +719,7 @@ func (b *builder) setVars() {
 	b.contractVars(v)
 	b.shippingVars(v) // shipping policy (issue 8, t4)
 	b.varsJ2(v)       // issue 8, part j2 (j2.go)
-	b.regime = f.Jurisdiction
+	b.regime = &f.Jurisdiction
 	b.vars = &b.base
 	if len(f.Jurisdictions) < 2 {
 		return
@@ -663,6 +731,25 @@ func (b *builder) setVars() {
 		b.byJurisdiction = make([]vars, len(f.Jurisdictions))
 	}
 	b.byJurisdiction = b.byJurisdiction[:len(f.Jurisdictions)]
+	// Each jurisdiction's last law with a name label, found by going
+	// through the laws' lists once (listedBits) rather than searching
+	// every law's list for each jurisdiction.
+	listed := b.listedBits()
+	lastLaw := b.lastLaw[:0]
+	for range f.Jurisdictions {
+		lastLaw = append(lastLaw, -1)
+	}
+	b.lastLaw = lastLaw
+	for li, l := range f.Laws {
+		if b.lawNames[li] == "" {
+			continue
+		}
+		for _, id := range l.Jurisdictions {
+			for m := listed[id]; m != 0; m &= m - 1 {
+				lastLaw[bits.TrailingZeros64(m)] = li
+			}
+		}
+	}
 	primary := 0
 	for i := range f.Jurisdictions {
 		r := &f.Jurisdictions[i]
@@ -672,11 +759,17 @@ func (b *builder) setVars() {
 		rv := &b.byJurisdiction[i]
 		*rv = *v
 		rv[phRegion] = value{ins: b.str(b.label2("region.", r.ID)), ok: true}
-		for li, l := range f.Laws {
-			if n := b.lawNames[li]; n != "" && slices.Contains(l.Jurisdictions, r.ID) {
-				rv[phLawName] = value{ins: b.str(n), ok: true}
-				rv[phLawShort] = value{ins: b.str(b.label2("lawShort.", l.ID)), ok: true}
+		li := lastLaw[i]
+		if i >= 64 { // beyond listedBits: a list built in code
+			for k, l := range f.Laws {
+				if b.lawNames[k] != "" && slices.Contains(l.Jurisdictions, r.ID) {
+					li = k
+				}
 			}
+		}
+		if li >= 0 {
+			rv[phLawName] = value{ins: b.str(b.lawNames[li]), ok: true}
+			rv[phLawShort] = value{ins: b.str(b.label2("lawShort.", f.Laws[li].ID)), ok: true}
 		}
 		if a := r.Authority; a != nil {
 			rv[phAuthorityName] = value{ins: b.str(a.Name), ok: true}
@@ -805,29 +898,26 @@ func (b *builder) replaceHash(s, n string) []Inline {
 
 // join lists items in prose: "a, b and c".
 func (b *builder) join(items []string) []Inline {
-	return b.joinWith(items, b.listLast)
+	return b.joinWith(items, sepLast)
 }
 
-// joinWith lists items in prose with last before the last item ("a, b or c").
-func (b *builder) joinWith(items []string, last string) []Inline {
+// joinWith lists items in prose with the separator seps[last] before
+// the last item ("a, b or c").
+func (b *builder) joinWith(items []string, last int) []Inline {
 	switch len(items) {
 	case 0:
 		return b.str(b.none)
 	case 1:
 		return b.str(items[0])
 	}
-	sep := b.listSep
 	out := b.ins.alloc(2*len(items) - 1)
 	for i, it := range items {
 		out[2*i] = Inline{Kind: Plain, Text: it}
-		if i < len(items)-1 {
-			s := sep
-			if i == len(items)-2 {
-				s = last
-			}
-			out[2*i+1] = Inline{Kind: Plain, Text: s}
+		if i < len(items)-2 {
+			out[2*i+1] = b.seps[sepList]
 		}
 	}
+	out[2*len(items)-3] = b.seps[last]
 	return out
 }
 
@@ -920,10 +1010,10 @@ func (b *builder) useJurisdiction(r *catalog.Jurisdiction) {
 // current, or the document's own for i < 0.
 func (b *builder) useJurisdictionAt(i int) {
 	if i >= 0 && i < len(b.byJurisdiction) {
-		b.regime, b.vars = b.f.Jurisdictions[i], &b.byJurisdiction[i]
+		b.regime, b.vars = &b.f.Jurisdictions[i], &b.byJurisdiction[i]
 		return
 	}
-	b.regime, b.vars = b.f.Jurisdiction, &b.base
+	b.regime, b.vars = &b.f.Jurisdiction, &b.base
 }
 
 // clauseJurisdiction is the position of the one listed jurisdiction whose
@@ -955,7 +1045,7 @@ func (b *builder) clauseJurisdiction(c *compiledClause) int {
 func (b *builder) build(p *program, applicable []*compliance.Requirement, doc *Document) error {
 	b.prepareWords()
 	b.setVars()
-	b.f.conditionBits(&b.cond, b.lib.conditions)
+	b.f.conditionBits(&b.cond, b.lib)
 	b.prepareLaws()
 	cond := b.cond.bits
 	multi := len(b.byJurisdiction) > 0
@@ -1004,7 +1094,7 @@ func (b *builder) build(p *program, applicable []*compliance.Requirement, doc *D
 	doc.Evidence = make([]Evidence, 0, len(applicable))
 	var gaps []string
 	for _, r := range applicable {
-		n := b.lib.requirements[r.ID]
+		n := r.Position() // the library's number for it (compile)
 		at := b.satisfiedAt[n] - 1
 		if at < 0 {
 			gaps = append(gaps, r.ID)
@@ -1020,9 +1110,9 @@ func (b *builder) build(p *program, applicable []*compliance.Requirement, doc *D
 	return nil
 }
 
-// prepareLaws clears the record of satisfied requirements and notes which
-// laws apply and, in a document for several jurisdictions, which of them
-// each law covers (clauseJurisdiction).
+// prepareLaws clears the record of satisfied requirements and, in a
+// document for several jurisdictions, notes which laws apply and which of
+// the jurisdictions each covers (clauseJurisdiction).
 func (b *builder) prepareLaws() {
 	n, nl := len(b.lib.requirementLaw), len(b.lib.laws)
 	if cap(b.satisfiedAt) < n {
@@ -1030,23 +1120,16 @@ func (b *builder) prepareLaws() {
 	}
 	b.satisfiedAt = b.satisfiedAt[:n]
 	clear(b.satisfiedAt)
+	if len(b.f.Jurisdictions) < 2 {
+		return // clauseJurisdiction, their only reader, is for several
+	}
 	if cap(b.lawIn) < nl {
 		b.lawIn, b.lawMask = make([]bool, nl), make([]uint64, nl)
 	}
 	b.lawIn, b.lawMask = b.lawIn[:nl], b.lawMask[:nl]
 	clear(b.lawIn)
 	clear(b.lawMask)
-	// A law's jurisdictions are found in a map, not by a scan of the list
-	// for each of them: a document for 34 jurisdictions has about 50 laws.
-	// Bits, not one position, so that a list built in code that names a
-	// jurisdiction twice gets both positions.
-	if b.jurisdictionBits == nil {
-		b.jurisdictionBits = map[string]uint64{}
-	}
-	clear(b.jurisdictionBits)
-	for j := range min(len(b.f.Jurisdictions), 64) {
-		b.jurisdictionBits[b.f.Jurisdictions[j].ID] |= 1 << j
-	}
+	listed := b.listedBits()
 	for _, l := range b.f.Laws {
 		i, ok := b.lib.lawIndex[l.ID]
 		if !ok {
@@ -1055,9 +1138,30 @@ func (b *builder) prepareLaws() {
 		b.lawIn[i] = true
 		// The listed jurisdictions the law covers: a law names one or two.
 		for _, id := range l.Jurisdictions {
-			b.lawMask[i] |= b.jurisdictionBits[id]
+			b.lawMask[i] |= listed[id]
 		}
 	}
+}
+
+// listedBits maps each listed jurisdiction (the first 64) to its
+// positions in the document's list, as bits, made once per document: a
+// law's jurisdictions are found in it rather than by a scan of the list
+// for each of them (a document for 34 jurisdictions has about 50 laws).
+// Bits, not one position, so that a list built in code that names a
+// jurisdiction twice gets both positions.
+func (b *builder) listedBits() map[string]uint64 {
+	if b.listedDone {
+		return b.jurisdictionBits
+	}
+	b.listedDone = true
+	if b.jurisdictionBits == nil {
+		b.jurisdictionBits = map[string]uint64{}
+	}
+	clear(b.jurisdictionBits)
+	for j := range min(len(b.f.Jurisdictions), 64) {
+		b.jurisdictionBits[b.f.Jurisdictions[j].ID] |= 1 << j
+	}
+	return b.jurisdictionBits
 }
 
 // line adds one compiled clause line to the document.

@@ -207,7 +207,8 @@ func TestCaseFirst(t *testing.T) {
 
 // TestJoin: lists in prose, with and without a lower-case first letter.
 func TestJoin(t *testing.T) {
-	b := &builder{listSep: ", ", listLast: " and ", listLastOr: " or ", none: "None"}
+	b := &builder{none: "None"}
+	b.seps = [numSeps]Inline{sepList: b.literal(", "), sepLast: b.literal(" and "), sepLastOr: b.literal(" or "), sepSemicolon: b.literal("; ")}
 	for _, tt := range []struct {
 		items                 []string
 		join, joinOr, joinLow string
@@ -220,7 +221,7 @@ func TestJoin(t *testing.T) {
 		if got := inlineText(b.join(tt.items)); got != tt.join {
 			t.Errorf("join(%q) = %q", tt.items, got)
 		}
-		if got := inlineText(b.joinWith(tt.items, b.listLastOr)); got != tt.joinOr {
+		if got := inlineText(b.joinWith(tt.items, sepLastOr)); got != tt.joinOr {
 			t.Errorf("joinWith(%q) = %q", tt.items, got)
 		}
 		if got := inlineText(b.joinLower(tt.items)); got != tt.joinLow {

@@ -208,7 +208,6 @@ type factScratch struct {
 	ids      []string
 	own      []string
 	used     []string
-	scratch  []string       // Facts.received
 	cats     []CategoryFact // by catalog position
 	catUsed  []bool
 	purps    []PurposeFact // by catalog position
@@ -218,6 +217,10 @@ type factScratch struct {
 	// in turn: 0 where the service transfers nothing out of the regime's
 	// region, else the transfer's basis plus one (basisAdequacy..basisNone).
 	transfers []uint8
+	// stated are, in the same order, the mechanisms the service's entry
+	// (with the request's safeguards) states for the regime, where it
+	// transfers out of it (statedOf).
+	stated [][]string
 }
 
 // reset empties f for the next document, keeping every slice's storage.
@@ -247,6 +250,7 @@ func (f *Facts) reset(c *catalog.Catalog) {
 	clear(s.catUsed)
 	clear(s.purpUsed)
 	s.transfers = s.transfers[:0]
+	s.stated = s.stated[:0]
 	if f.Set == nil {
 		f.Set = compliance.FactSet{}
 	}
@@ -348,6 +352,15 @@ func (f *Facts) build(req Request) error {
 		own = append(own, cat.Payments.DataCategories...)
 	}
 	s.own = own
+	// Facts any service may make hold, recorded once after the loop.
+	var joint, sells, transfers, nonEssential bool
+	// The transfer regimes and their regions, looked up once.
+	regimes := f.transferRegimes()
+	var rb [8]*regionSets
+	regions := rb[:0]
+	for i := range regimes {
+		regions = append(regions, regionOf(&regimes[i]))
+	}
 	for _, id := range ids {
 		sv, ok := cat.ServiceEntry(id)
 		if !ok {
@@ -385,14 +398,16 @@ func (f *Facts) build(req Request) error {
 		}
 		// A provider of unknown country may be outside the region: the
 		// document says so rather than that nothing is transferred.
-		regimes := f.transferRegimes()
 		for i := range regimes {
 			t := uint8(0)
-			if transfersOutOf(&regimes[i], sf.Service) {
-				t = uint8(transferBasis(&regimes[i], sf)) + 1
+			var stated []string
+			if regions[i].transfersOut(sf.Service) {
+				stated = sf.Transfers[regimes[i].ID]
+				t = uint8(regions[i].basis(&regimes[i], sf, stated)) + 1
 				sf.Transfer = true
 			}
 			s.transfers = append(s.transfers, t)
+			s.stated = append(s.stated, stated)
 		}
 		// A category the service category narrows (a payment provider's
 		// device data serves fraud screening, not the payment itself) is
@@ -412,7 +427,7 @@ func (f *Facts) build(req Request) error {
 			}
 		}
 		if sf.JointController != nil && *sf.JointController {
-			f.Set[compliance.FactJointControllers] = true
+			joint = true
 		}
 		// Payment providers complete a transaction the consumer asked for:
 		// never a sale or sharing, whatever the data says (the catalog
@@ -426,22 +441,18 @@ func (f *Facts) build(req Request) error {
 					s.cats[i].SoldShared = append(s.cats[i].SoldShared, sf.ID)
 				}
 			}
-			f.Set[compliance.FactSellsOrShares] = true
+			sells = true
 		}
-		if sf.Transfer {
-			f.Set[compliance.FactInternationalTransfers] = true
-		}
+		transfers = transfers || sf.Transfer
 		for _, k := range sf.Cookies {
 			f.Cookies = append(f.Cookies, CookieFact{Cookie: k, Service: sf.Name, Essential: sf.Essential})
-			if !sf.Essential {
-				f.Set[compliance.FactSetsNonEssentialCookies] = true
-			}
 		}
+		nonEssential = nonEssential || len(sf.Cookies) > 0 && !sf.Essential
 		// A non-essential service whose cookie use is not verified is
 		// treated as possibly setting cookies: consent is asked for rather
 		// than assumed unnecessary.
 		if (sf.SetsCookiesKnown() || sf.CookiesUnknown()) && !sf.Essential {
-			f.Set[compliance.FactSetsNonEssentialCookies] = true
+			nonEssential = true
 		}
 		switch sf.Category {
 		case "analytics":
@@ -454,6 +465,17 @@ func (f *Facts) build(req Request) error {
 				f.Implied = append(f.Implied, "collectsPayments")
 			}
 			collectsPayments = true
+		}
+	}
+	for _, fact := range [...]struct {
+		name string
+		v    bool
+	}{
+		{compliance.FactJointControllers, joint}, {compliance.FactSellsOrShares, sells},
+		{compliance.FactInternationalTransfers, transfers}, {compliance.FactSetsNonEssentialCookies, nonEssential},
+	} {
+		if fact.v {
+			f.Set[fact.name] = true
 		}
 	}
 	if collectsPayments {
@@ -492,7 +514,11 @@ func (f *Facts) build(req Request) error {
 			if pf.ID == "analytics" && !f.Set[compliance.FactSetsNonEssentialCookies] {
 				pf.GDPRBasis = "legitimate_interests"
 			}
-			sortInCatalogOrder(pf.Categories, cat)
+			// Its categories, in catalog order.
+			pf.Categories = pf.Categories[:0]
+			for ci := pf.categorySet.next(0); ci >= 0; ci = pf.categorySet.next(ci + 1) {
+				pf.Categories = append(pf.Categories, cat.DataCategories[ci].ID)
+			}
 			f.Purposes = append(f.Purposes, *pf)
 			if pf.GDPRBasis == "consent" {
 				f.Set[compliance.FactConsentBasis] = true
@@ -581,9 +607,7 @@ func (f *Facts) add(cat *catalog.Catalog, categories, purposes []string, source 
 				s.purpUsed[pi] = true
 				pf.Purpose = cat.Purposes[pi]
 			}
-			if pf.categorySet.add(ci) {
-				pf.Categories = append(pf.Categories, c)
-			}
+			pf.categorySet.add(ci) // Categories is made from it (build)
 			if service != noService && pf.serviceSet.add(service) {
 				pf.Services = append(pf.Services, serviceID)
 			}
@@ -612,23 +636,6 @@ func (f *Facts) add(cat *catalog.Catalog, categories, purposes []string, source 
 // categoryIndex is the position of data category id in the catalog.
 func categoryIndex(cat *catalog.Catalog, id string) int {
 	return cat.DataCategoryIndex(id)
-}
-
-// sortInCatalogOrder sorts category ids in catalog order, in place.
-func sortInCatalogOrder(ids []string, cat *catalog.Catalog) {
-	// An insertion sort on positions looked up once each: the lists are
-	// short (a document's categories of one purpose).
-	var buf [32]int
-	pos := buf[:0]
-	for _, id := range ids {
-		pos = append(pos, categoryIndex(cat, id))
-	}
-	for i := 1; i < len(ids); i++ {
-		for j := i; j > 0 && pos[j] < pos[j-1]; j-- {
-			pos[j], pos[j-1] = pos[j-1], pos[j]
-			ids[j], ids[j-1] = ids[j-1], ids[j]
-		}
-	}
 }
 
 // foldCompare orders service ids as their folded forms (fold) compare.
@@ -746,10 +753,21 @@ func (f *Facts) transferOf(i, k int) (out bool, basis int) {
 	return t != 0, int(t) - 1
 }
 
+// statedOf is the mechanisms service k's entry states for regime i, where
+// the service transfers out of the regime's region (transferOf).
+func (f *Facts) statedOf(i, k int) []string {
+	return f.scr.stated[k*len(f.transferRegimes())+i]
+}
+
 // transfersOutOf reports whether a service's provider is, or may access
 // the data from, outside r's region (a provider of unknown country may be).
 func transfersOutOf(r *catalog.Jurisdiction, s *catalog.Service) bool {
-	in := regionOf(r).countries
+	return regionOf(r).transfersOut(s)
+}
+
+// transfersOut is transfersOutOf for the regime whose region is g.
+func (g *regionSets) transfersOut(s *catalog.Service) bool {
+	in := &g.countries
 	if s.ProviderCountry == "" || !in.has(s.ProviderCountry) {
 		return true
 	}
@@ -884,8 +902,8 @@ func (f *Facts) HasLaw(id string) bool {
 // clause conditions are written in (names numbers each one the library
 // uses). It is the compliance facts plus "law:<id>", "jurisdiction:<id>"
 // and a few facts that only select wording.
-func (f *Facts) conditionBits(c *conditionBits, names map[string]int) {
-	c.reset(names)
+func (f *Facts) conditionBits(c *conditionBits, lib *compiledLibrary) {
+	c.reset(lib)
 	for k, v := range f.Set {
 		c.set(k, v)
 	}

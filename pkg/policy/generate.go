@@ -202,6 +202,14 @@ func Assess(f *Facts) compliance.Assessment {
 		}
 		lawStart = append(lawStart, len(lawPos))
 	}
+	// The laws under which some transfer counts, and those under which
+	// one rests on a contract or on nothing, by position in f.Laws.
+	var tb, cb [64]bool
+	transferLaw, contractLaw := tb[:0], cb[:0]
+	if len(f.Laws) > len(tb) {
+		transferLaw, contractLaw = make([]bool, 0, len(f.Laws)), make([]bool, 0, len(f.Laws))
+	}
+	transferLaw, contractLaw = transferLaw[:len(f.Laws)], contractLaw[:len(f.Laws)]
 	for i := range f.Services {
 		s := &f.Services[i]
 		in.EmailTracking = in.EmailTracking || emailTracker(s)
@@ -218,29 +226,29 @@ func Assess(f *Facts) compliance.Assessment {
 			}
 			for _, k := range lawPos[lawStart[j]:lawStart[j+1]] {
 				l := &f.Laws[k]
-				in.TransferLaws = addUnique(in.TransferLaws, l.ID)
+				transferLaw[k] = true
 				switch basis {
 				case basisNone:
 					if in.UnsafeguardedTransfers == nil {
 						in.UnsafeguardedTransfers = map[string][]string{}
 					}
 					in.UnsafeguardedTransfers[l.ID] = append(in.UnsafeguardedTransfers[l.ID], s.Name)
-					in.ContractualTransferLaws = addUnique(in.ContractualTransferLaws, l.ID)
+					contractLaw[k] = true
 				case basisContract:
-					in.ContractualTransferLaws = addUnique(in.ContractualTransferLaws, l.ID)
+					contractLaw[k] = true
 				}
 			}
 		}
 	}
 	// In the order of the laws, whatever the order of the services.
-	byLaw := func(ids []string) {
-		slices.SortFunc(ids, func(a, b string) int {
-			return slices.IndexFunc(f.Laws, func(l compliance.Law) bool { return l.ID == a }) -
-				slices.IndexFunc(f.Laws, func(l compliance.Law) bool { return l.ID == b })
-		})
+	for k := range f.Laws {
+		if transferLaw[k] {
+			in.TransferLaws = append(in.TransferLaws, f.Laws[k].ID)
+		}
+		if contractLaw[k] {
+			in.ContractualTransferLaws = append(in.ContractualTransferLaws, f.Laws[k].ID)
+		}
 	}
-	byLaw(in.TransferLaws)
-	byLaw(in.ContractualTransferLaws)
 	return compliance.Assess(in)
 }
 

@@ -43,7 +43,7 @@ func appendRender(dst []byte, doc *Document, format, language string) ([]byte, e
 // renderer remembers the links it has checked (safeURL): a document
 // links to the same few addresses many times.
 type renderer struct {
-	seen  [8]struct{ in, out string }
+	seen  [8]seenURL
 	n     int
 	memo  *escapeMemo // the document's (Document.escaped)
 	links *escapeMemo // the document's (Document.links)
@@ -133,16 +133,30 @@ func (e *escapeMemo) get(s string) *literal {
 	if e == nil || len(s) < memoMinLen {
 		return nil
 	}
-	p := unsafe.StringData(s)
+	return e.probe(unsafe.StringData(s), len(s))
+}
+
+// probe is get for the string of n bytes at p.
+func (e *escapeMemo) probe(p *byte, n int) *literal {
 	for i := e.slot(p); ; i = (i + 1) & (len(e.slots) - 1) {
 		sl := &e.slots[i]
-		if sl.p == p && sl.n == len(s) {
+		if sl.p == p && sl.n == n {
 			return sl.lit
 		}
 		if sl.p == nil {
 			return nil
 		}
 	}
+}
+
+// first is the literal at the slot where the search for the string of n
+// bytes at p starts, when it is that string (where get usually finds
+// it), else nil: a lookup small enough to be inlined.
+func (e *escapeMemo) first(p *byte, n int) *literal {
+	if sl := &e.slots[e.slot(p)]; sl.p == p && sl.n == n {
+		return sl.lit
+	}
+	return nil
 }
 
 // addCatalog remembers the catalog's text that documents quote whole:
@@ -171,7 +185,7 @@ func (m memoBuilder) addLink(u string) {
 		return
 	}
 	out, ok := safeURL(u)
-	l := &literal{text: u, unsafe: !ok}
+	l := &literal{text: u, unsafe: !ok, textMD: mdEscape(u), textHTML: htmlEscape(u)}
 	if ok {
 		l.md, l.html = mdURL.Replace(out), htmlEscape(out)
 	}
@@ -199,18 +213,36 @@ func (m memoBuilder) addCatalogLinks(c *catalog.Catalog) {
 
 // appendMDText appends s escaped for Markdown.
 func (r *renderer) appendMDText(b []byte, s string) []byte {
-	if l := r.memo.get(s); l != nil {
-		return append(b, l.md...)
+	if len(s) >= memoMinLen && r.memo != nil {
+		if l := r.memo.first(unsafe.StringData(s), len(s)); l != nil {
+			return append(b, l.md...)
+		}
+		if l := r.memo.probe(unsafe.StringData(s), len(s)); l != nil {
+			return append(b, l.md...)
+		}
 	}
 	return appendMDEscape(b, s)
 }
 
 // appendHTMLText appends s escaped for HTML.
 func (r *renderer) appendHTMLText(b []byte, s string) []byte {
-	if l := r.memo.get(s); l != nil {
-		return append(b, l.html...)
+	if len(s) >= memoMinLen && r.memo != nil {
+		if l := r.memo.first(unsafe.StringData(s), len(s)); l != nil {
+			return append(b, l.html...)
+		}
+		if l := r.memo.probe(unsafe.StringData(s), len(s)); l != nil {
+			return append(b, l.html...)
+		}
 	}
 	return appendHTMLEscape(b, s)
+}
+
+// seenURL is a link address a renderer has checked: what safeURL made of
+// it (empty when it refused it) and, once asked for, its Markdown form.
+type seenURL struct {
+	in, out string
+	md      string
+	mdDone  bool
 }
 
 // safeURL is the package's safeURL, remembered for the document.
@@ -218,15 +250,36 @@ func (r *renderer) safeURL(u string) (string, bool) {
 	if out, ok, known := fastSafeURL(u); known {
 		return out, ok
 	}
+	s := r.check(u)
+	return s.out, s.out != ""
+}
+
+// check is u's entry in seen, made when u is not there.
+func (r *renderer) check(u string) *seenURL {
 	for i := range min(r.n, len(r.seen)) {
 		if r.seen[i].in == u {
-			return r.seen[i].out, r.seen[i].out != ""
+			return &r.seen[i]
 		}
 	}
-	out, ok := safeURL(u)
-	r.seen[r.n%len(r.seen)] = struct{ in, out string }{u, out}
+	out, _ := safeURL(u)
+	s := &r.seen[r.n%len(r.seen)]
+	*s = seenURL{in: u, out: out}
 	r.n++
-	return out, ok
+	return s
+}
+
+// mdDest is the Markdown link destination of u (mdURL applied to what
+// safeURL makes of it), remembered for the document; ok is false when
+// safeURL refuses u.
+func (r *renderer) mdDest(u string) (string, bool) {
+	if out, ok, known := fastSafeURL(u); known {
+		return mdURL.Replace(out), ok
+	}
+	s := r.check(u)
+	if !s.mdDone {
+		s.md, s.mdDone = mdURL.Replace(s.out), true
+	}
+	return s.md, s.out != ""
 }
 
 // fastSafeURL answers safeURL without parsing for a fragment of the
@@ -399,18 +452,22 @@ func (r *renderer) appendMDInlines(b []byte, ins []Inline) []byte {
 			b = r.appendMDText(b, in.Text)
 		case Link:
 			if l := r.links.get(in.URL); l != nil {
-				if l.unsafe {
-					b = r.appendMDText(b, in.Text)
-					continue
+				if !l.unsafe {
+					b = append(b, '[')
 				}
-				b = append(b, '[')
-				b = r.appendMDText(b, in.Text)
-				b = append(b, "](<"...)
-				b = append(b, l.md...)
-				b = append(b, ">)"...)
+				if sameString(in.Text, l.text) {
+					b = append(b, l.textMD...)
+				} else {
+					b = r.appendMDText(b, in.Text)
+				}
+				if !l.unsafe {
+					b = append(b, "](<"...)
+					b = append(b, l.md...)
+					b = append(b, ">)"...)
+				}
 				continue
 			}
-			u, ok := r.safeURL(in.URL)
+			u, ok := r.mdDest(in.URL)
 			if !ok {
 				b = r.appendMDText(b, in.Text)
 				continue
@@ -418,7 +475,7 @@ func (r *renderer) appendMDInlines(b []byte, ins []Inline) []byte {
 			b = append(b, '[')
 			b = r.appendMDText(b, in.Text)
 			b = append(b, "](<"...)
-			b = append(b, mdURL.Replace(u)...)
+			b = append(b, u...)
 			b = append(b, ">)"...)
 		case Missing:
 			b = append(b, "**"...)
@@ -555,15 +612,19 @@ func (r *renderer) appendHTMLInlines(b []byte, ins []Inline) []byte {
 			b = r.appendHTMLText(b, in.Text)
 		case Link:
 			if l := r.links.get(in.URL); l != nil {
-				if l.unsafe {
-					b = r.appendHTMLText(b, in.Text)
-					continue
+				if !l.unsafe {
+					b = append(b, `<a href="`...)
+					b = append(b, l.html...)
+					b = append(b, `">`...)
 				}
-				b = append(b, `<a href="`...)
-				b = append(b, l.html...)
-				b = append(b, `">`...)
-				b = r.appendHTMLText(b, in.Text)
-				b = append(b, "</a>"...)
+				if sameString(in.Text, l.text) {
+					b = append(b, l.textHTML...)
+				} else {
+					b = r.appendHTMLText(b, in.Text)
+				}
+				if !l.unsafe {
+					b = append(b, "</a>"...)
+				}
 				continue
 			}
 			u, ok := r.safeURL(in.URL)

@@ -102,13 +102,20 @@ func todos(f *Facts) []compliance.Todo {
 		}
 		// A transfer out of a region must name its safeguard (Art.
 		// 13(1)(f)); where the catalog records none, the business does.
+		// What follows the service's name, and the citation, are the
+		// regime's: made once per regime, not once per service.
 		for i := range regimes {
 			r := &regimes[i]
+			var why, citation string
 			for j := range f.Services {
 				sv := &f.Services[j]
 				if out, basis := f.transferOf(i, j); out && basis == basisNone {
-					add("transferSafeguards."+sv.ID, fmt.Sprintf("%s may receive personal data outside the %s and the catalog records no safeguard for it; give the mechanism your contract with the provider relies on (%s).",
-						sv.Name, r.Region, strings.Join(r.TransferMechanisms, ", ")), rprefix(r)+"Art. 13(1)(f), Art. 46")
+					if why == "" {
+						why = " may receive personal data outside the " + r.Region + " and the catalog records no safeguard for it; give the mechanism your contract with the provider relies on (" +
+							strings.Join(r.TransferMechanisms, ", ") + ")."
+						citation = rprefix(r) + "Art. 13(1)(f), Art. 46"
+					}
+					add("transferSafeguards."+sv.ID, sv.Name+why, citation)
 				}
 			}
 		}
@@ -275,11 +282,15 @@ func todosJ1(f *Facts) []compliance.Todo {
 			if !slices.ContainsFunc(f.Laws, func(l compliance.Law) bool { return l.ID == lawFADP && slices.Contains(l.Jurisdictions, ch.ID) }) {
 				continue
 			}
+			var why string // what follows the service's name, made once
 			for j := range f.Services {
 				sv := &f.Services[j]
 				if out, basis := f.transferOf(i, j); out && basis == basisNone {
-					add("transferSafeguards."+sv.ID, fmt.Sprintf("%s may receive personal data outside Switzerland, in a State this policy does not record as adequate, and the catalog records no guarantee for it; give the guarantee your contract with the provider relies on (%s).",
-						sv.Name, strings.Join(ch.TransferMechanisms, ", ")), "FADP Art. 19(4), Art. 16(2)")
+					if why == "" {
+						why = " may receive personal data outside Switzerland, in a State this policy does not record as adequate, and the catalog records no guarantee for it; give the guarantee your contract with the provider relies on (" +
+							strings.Join(ch.TransferMechanisms, ", ") + ")."
+					}
+					add("transferSafeguards."+sv.ID, sv.Name+why, "FADP Art. 19(4), Art. 16(2)")
 				}
 			}
 		}
