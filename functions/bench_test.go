@@ -154,9 +154,9 @@ func BenchmarkFirstInvoke(b *testing.B) {
 		id, dir string
 		status  int
 	}{{profileID, profileDir, http.StatusOK}, {"GeneratePolicyFunction", "generate-policy", http.StatusCreated}} {
-		fx, events, bootstrap := invokeBench(b, c.id, c.dir, firstKeys)
-		env := fx.env(c.dir, "INFO")
 		b.Run(c.id, func(b *testing.B) {
+			fx, events, bootstrap := invokeBench(b, c.id, c.dir, firstKeys)
+			env := fx.env(c.dir, "INFO")
 			var total time.Duration
 			for i := range b.N {
 				calls := fx.sm.Calls(secretID(c.dir))
@@ -203,7 +203,8 @@ func BenchmarkWarmInvoke(b *testing.B) {
 	})
 }
 
-// The invocation benchmarks use get-profile: authenticated, one store read.
+// BenchmarkWarmInvoke and the first case of BenchmarkFirstInvoke use
+// get-profile: authenticated, one store read.
 const profileID, profileDir = "GetProfileFunction", "get-profile"
 
 // invokeBench seeds n Agency accounts and returns the fixture, one sample

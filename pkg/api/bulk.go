@@ -1,8 +1,6 @@
 package api
 
 import (
-	"github.com/policygen/policygen/pkg/api/wire"
-
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -12,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/policygen/policygen/pkg/api/wire"
 	"github.com/policygen/policygen/pkg/errs"
 	"github.com/policygen/policygen/pkg/policy"
 	"github.com/policygen/policygen/pkg/store"

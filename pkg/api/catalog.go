@@ -1,13 +1,12 @@
 package api
 
 import (
-	"github.com/policygen/policygen/pkg/api/wire"
-
 	"net/http"
 	"slices"
 	"strings"
 	"sync"
 
+	"github.com/policygen/policygen/pkg/api/wire"
 	"github.com/policygen/policygen/pkg/catalog"
 	"github.com/policygen/policygen/pkg/compliance"
 	"github.com/policygen/policygen/pkg/errs"

@@ -1,8 +1,6 @@
 package api
 
 import (
-	"github.com/policygen/policygen/pkg/api/wire"
-
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -13,6 +11,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/policygen/policygen/pkg/api/wire"
 	"github.com/policygen/policygen/pkg/auth"
 	"github.com/policygen/policygen/pkg/errs"
 	"github.com/policygen/policygen/pkg/ids"

@@ -1,8 +1,6 @@
 package api
 
 import (
-	"github.com/policygen/policygen/pkg/api/wire"
-
 	"encoding/base64"
 	"errors"
 	"net/http"
@@ -11,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/policygen/policygen/pkg/api/wire"
 	"github.com/policygen/policygen/pkg/compliance"
 	"github.com/policygen/policygen/pkg/errs"
 	"github.com/policygen/policygen/pkg/ids"

@@ -1,13 +1,13 @@
 package api
 
 import (
-	"github.com/policygen/policygen/pkg/api/wire"
-
 	"bytes"
 	"encoding/json"
 	"math/bits"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/policygen/policygen/pkg/api/wire"
 )
 
 // encodePolicy is wire.EncodeJSON(o), byte for byte, made faster for the one

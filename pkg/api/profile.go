@@ -1,10 +1,9 @@
 package api
 
 import (
-	"github.com/policygen/policygen/pkg/api/wire"
-
 	"net/http"
 
+	"github.com/policygen/policygen/pkg/api/wire"
 	"github.com/policygen/policygen/pkg/store"
 )
 

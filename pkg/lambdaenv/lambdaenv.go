@@ -41,11 +41,11 @@ const (
 )
 
 // DefaultKeyCacheTTL is how long a verified key is trusted without a store
-// read when KEY_CACHE_TTL is unset: auth.DefaultCacheTTL, which it bounds
-// how late a revocation or a plan change is seen by a warm function. It is
-// written out rather than imported, so that the fallback, which imports
-// this package, links none of the domain (docs/DECISIONS.md 41); a test
-// holds the two equal.
+// read when KEY_CACHE_TTL is unset; it bounds how late a revocation or a
+// plan change is seen by a warm function. It is auth.DefaultCacheTTL,
+// written out rather than imported so that the fallback, which imports this
+// package, links none of the domain (docs/DECISIONS.md 41); a test holds the
+// two equal.
 const DefaultKeyCacheTTL = 5 * time.Second
 
 // MaxKeyCacheTTL caps KEY_CACHE_TTL, so a typo cannot make revocations

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"regexp"
@@ -129,12 +130,14 @@ func LoadLibrary(fsys fs.FS, dir string) (*Library, error) {
 		if err != nil {
 			return nil, fmt.Errorf("policy: %s: %w", e.Name(), err)
 		}
-		dec := json.NewDecoder(bytes.NewReader(b))
-		dec.DisallowUnknownFields()
 		if kind == "type" {
 			var s Structure
-			if err := dec.Decode(&s); err != nil {
+			if err := decodeStrict(b, &s); err != nil {
 				return nil, fmt.Errorf("policy: %s: %w", e.Name(), err)
+			}
+			if s.Type == "" {
+				problems = append(problems, fmt.Errorf("policy: %s: \"type\" is empty", e.Name()))
+				continue
 			}
 			if s.Part != "" {
 				parts = append(parts, &s)
@@ -153,7 +156,7 @@ func LoadLibrary(fsys fs.FS, dir string) (*Library, error) {
 			continue
 		}
 		var t Wording
-		if err := dec.Decode(&t); err != nil {
+		if err := decodeStrict(b, &t); err != nil {
 			return nil, fmt.Errorf("policy: %s: %w", e.Name(), err)
 		}
 		if t.Language == "" {
@@ -173,6 +176,20 @@ func LoadLibrary(fsys fs.FS, dir string) (*Library, error) {
 		return nil, err
 	}
 	return l, nil
+}
+
+// decodeStrict decodes b, one JSON value and nothing after it, into v,
+// refusing members v does not have.
+func decodeStrict(b []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("something follows the JSON object")
+	}
+	return nil
 }
 
 // firstKey is the first member name of the JSON object b, which says what

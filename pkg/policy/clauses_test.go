@@ -59,6 +59,10 @@ func TestLibraryRefusesBadFragments(t *testing.T) {
 		"kind not first":   {map[string]string{"en.x.json": `{"titles":{},"language":"en"}`}, `begins with "type"`},
 		"empty language":   {map[string]string{"en.x.json": `{"language":""}`}, `"language" is empty`},
 		"not an object":    {map[string]string{"x.json": `["type"]`}, `not a JSON object`},
+		"trailing data":    {map[string]string{"en.x.json": `{"language":"en"} junk`}, `something follows the JSON object`},
+		"second object":    {map[string]string{"en.x.json": `{"language":"en"}{"language":"de"}`}, `something follows the JSON object`},
+		"empty type":       {map[string]string{"doc.x.json": `{"type":"","sections":[]}`}, `"type" is empty`},
+		"null type":        {map[string]string{"doc.x.json": `{"type":null,"part":"x","sections":[]}`}, `"type" is empty`},
 		"type and wording": {map[string]string{"doc.x.json": `{"type":"doc","part":"x","language":"en"}`}, `unknown field "language"`},
 	} {
 		t.Run(name, func(t *testing.T) {

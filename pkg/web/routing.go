@@ -20,21 +20,43 @@ import (
 // for each), which a Lambda cold start would otherwise pay before its first
 // event and never use (DECISIONS.md 40).
 type router struct {
-	byKey map[string]*route // by API Gateway route key, "GET /policies/{id}"
+	byKey map[string]*keyed // by API Gateway route key, "GET /policies/{id}"
+	all   []*keyed
 	mux   func() *http.ServeMux
 
 	built atomic.Bool // the ServeMux has been built (tests)
 }
 
+// keyed is a route as the route key finds it, with what matching it against
+// a path needs worked out once.
+type keyed struct {
+	*route
+	pattern  string   // the ServeMux pattern: what the ServeMux reports for the route, and the request log names
+	segs     []string // the path's segments after the leading "/" (none for the root)
+	greedy   bool     // the last segment is a greedy wildcard, {name+}
+	literals int      // how many segments are literal
+}
+
 func newRouter(routes []route) *router {
-	rt := &router{byKey: make(map[string]*route, len(routes))}
+	rt := &router{byKey: make(map[string]*keyed, len(routes))}
 	for i := range routes {
-		rt.byKey[routes[i].Method+" "+routes[i].Path] = &routes[i]
+		r := &routes[i]
+		k := &keyed{route: r, pattern: r.Method + " " + muxPattern(r.Path), greedy: strings.HasSuffix(r.Path, "+}")}
+		if r.Path != "/" {
+			k.segs = strings.Split(r.Path[1:], "/")
+		}
+		for _, seg := range k.segs {
+			if !strings.HasPrefix(seg, "{") {
+				k.literals++
+			}
+		}
+		rt.byKey[r.Method+" "+r.Path] = k
+		rt.all = append(rt.all, k)
 	}
 	rt.mux = sync.OnceValue(func() *http.ServeMux {
 		mux := http.NewServeMux()
-		for _, r := range routes {
-			mux.Handle(r.pattern(), r.handler)
+		for _, k := range rt.all {
+			mux.Handle(k.pattern, k.handler)
 		}
 		rt.built.Store(true)
 		return mux
@@ -42,21 +64,18 @@ func newRouter(routes []route) *router {
 	return rt
 }
 
-// pattern is the route's ServeMux pattern: the one the ServeMux reports
-// for a request it matches, and what the request log names.
-func (r *route) pattern() string { return r.Method + " " + muxPattern(r.Path) }
-
 // serve serves r with its route's handler, storing the route's pattern
 // where the request log reads it; a request no route matches gets notFound.
 func (rt *router) serve(w http.ResponseWriter, r *http.Request, notFound http.HandlerFunc) {
 	var h http.Handler
 	var pattern string
-	if route := rt.routed(r); route != nil {
-		h, pattern = route.handler, route.pattern()
+	if k := rt.routed(r); k != nil {
+		h, pattern = k.handler, k.pattern
+		r.Pattern = pattern // as the ServeMux sets it
 	} else {
 		mux := rt.mux()
 		_, pattern = mux.Handler(r)
-		h = mux // which sets the path values as it serves
+		h = mux // which sets the path values and the pattern as it serves
 	}
 	if p, ok := r.Context().Value(patternKey{}).(*string); ok {
 		*p = pattern
@@ -75,21 +94,21 @@ func (rt *router) serve(w http.ResponseWriter, r *http.Request, notFound http.Ha
 // the ServeMux, would have picked that one), or a path the ServeMux would
 // clean, redirect or unescape (an empty, "." or ".." segment, or a "%").
 // Those go to the ServeMux, which answers them as it always has.
-func (rt *router) routed(r *http.Request) *route {
+func (rt *router) routed(r *http.Request) *keyed {
 	gw, ok := core.GetAPIGatewayV2ContextFromContext(r.Context())
 	if !ok {
 		return nil
 	}
-	route := rt.byKey[gw.RouteKey]
-	if route == nil || r.Method != route.Method {
+	k := rt.byKey[gw.RouteKey]
+	if k == nil || r.Method != k.Method {
 		return nil
 	}
 	path := r.URL.EscapedPath()
-	if path == "/" || route.Path == "/" {
-		if path != route.Path {
+	if path == "/" || k.Path == "/" {
+		if path != k.Path {
 			return nil
 		}
-		return route
+		return k
 	}
 	if !strings.HasPrefix(path, "/") || strings.Contains(path, "%") {
 		return nil
@@ -98,18 +117,16 @@ func (rt *router) routed(r *http.Request) *route {
 	if slices.ContainsFunc(segs, func(s string) bool { return s == "" || s == "." || s == ".." }) {
 		return nil
 	}
-	literals, ok := route.fits(segs)
-	if !ok {
+	if !k.fits(segs) {
 		return nil
 	}
-	for _, other := range rt.byKey {
-		if n, ok := other.fits(segs); ok && other != route && other.Method == route.Method && n > literals {
+	for _, other := range rt.all {
+		if other != k && other.Method == k.Method && other.literals > k.literals && other.fits(segs) {
 			return nil
 		}
 	}
-	pat := strings.Split(route.Path[1:], "/")
-	for i, p := range pat {
-		if name, ok := strings.CutPrefix(p, "{"); ok {
+	for i, seg := range k.segs {
+		if name, ok := strings.CutPrefix(seg, "{"); ok {
 			if name, greedy := strings.CutSuffix(name, "+}"); greedy {
 				r.SetPathValue(name, strings.Join(segs[i:], "/"))
 			} else {
@@ -117,27 +134,19 @@ func (rt *router) routed(r *http.Request) *route {
 			}
 		}
 	}
-	return route
+	return k
 }
 
 // fits reports whether the path segments segs (of a path other than "/")
-// fit the route's path, and how many of its segments are literal.
-func (r *route) fits(segs []string) (literals int, ok bool) {
-	if r.Path == "/" {
-		return 0, false
+// fit the route's path.
+func (k *keyed) fits(segs []string) bool {
+	if len(k.segs) == 0 || len(segs) != len(k.segs) && (!k.greedy || len(segs) < len(k.segs)) {
+		return false
 	}
-	pat := strings.Split(r.Path[1:], "/")
-	greedy := strings.HasSuffix(r.Path, "+}")
-	if len(segs) != len(pat) && (!greedy || len(segs) < len(pat)) {
-		return 0, false
-	}
-	for i, p := range pat {
-		if !strings.HasPrefix(p, "{") {
-			if segs[i] != p {
-				return 0, false
-			}
-			literals++
+	for i, seg := range k.segs {
+		if !strings.HasPrefix(seg, "{") && segs[i] != seg {
+			return false
 		}
 	}
-	return literals, true
+	return true
 }

@@ -66,7 +66,7 @@ func TestRouteKeyRoutesAsTheServeMux(t *testing.T) {
 		"/", "/signin", "/signup", "/signout", "/policies", "/policies/new",
 		"/policies/pol_01ABC", "/policies/pol_01ABC/download/md", "/policies/pol_01ABC/delete",
 		"/settings", "/settings/keys", "/settings/keys/key_01/rotate", "/settings/keys/key_01/revoke",
-		"/static/app.css", "/static/img/logo.svg",
+		"/static/app.css", "/static/img/logo.svg", "/static", "/static/.hidden", "/policies/new/delete",
 		// What the ServeMux cleans, redirects, unescapes or refuses.
 		"/policies/", "/policies//delete", "/policies/a%2Fb", "/policies/%41", "/policies/./x",
 		"/policies/../settings", "/static/", "/static/../web.go", "/static/a//b", "/settings/", "/nope",
@@ -92,7 +92,9 @@ func TestRouteKeyRoutesAsTheServeMux(t *testing.T) {
 					fit = r.Method + " " + r.Path
 				}
 			}
-			if fit != "" && strings.HasPrefix(fit, method+" ") && !strings.ContainsAny(path, "%.") && !strings.Contains(path, "//") && !strings.HasSuffix(path, "/") {
+			// A redirect (GET /static for GET /static/{file+}) is the
+			// ServeMux's to give.
+			if fit != "" && strings.HasPrefix(fit, method+" ") && strings.HasPrefix(want, "200 ") && plainPath(path) {
 				if got := serveVia(t, lambda, method, path, fit); got != want {
 					t.Errorf("%s %s with its route key %q: %s, want %s", method, path, fit, got, want)
 				}
@@ -119,4 +121,21 @@ func TestRouteKeyRoutesAsTheServeMux(t *testing.T) {
 	if !lambda.built.Load() {
 		t.Error("the ServeMux was never built, although some keys did not fit their requests")
 	}
+}
+
+// plainPath reports whether path is one the ServeMux routes as it is: no
+// escape, no empty, "." or ".." segment, no trailing slash but the root's.
+func plainPath(path string) bool {
+	if path == "/" {
+		return true
+	}
+	if strings.Contains(path, "%") || strings.HasSuffix(path, "/") {
+		return false
+	}
+	for _, seg := range strings.Split(path[1:], "/") {
+		if seg == "" || seg == "." || seg == ".." {
+			return false
+		}
+	}
+	return true
 }

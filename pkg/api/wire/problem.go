@@ -65,7 +65,8 @@ type Problem struct {
 
 // WriteError renders err as problem+json. Only *errs.Error values of a
 // non-internal kind reach the client as they are; everything else is
-// "internal error", and its cause is logged to logger with the request id.
+// "internal error", and its cause is logged to logger (slog.Default() when
+// nil) with the request id.
 func WriteError(logger *slog.Logger, w http.ResponseWriter, r *http.Request, err error) {
 	status, p := ProblemOf(logger, w, r, err)
 	WriteJSON(w, status, "application/problem+json", p)
@@ -74,6 +75,7 @@ func WriteError(logger *slog.Logger, w http.ResponseWriter, r *http.Request, err
 // ProblemOf is the status and problem body for err, logged as WriteError
 // logs it; w gets Retry-After for an outage (nil: none).
 func ProblemOf(logger *slog.Logger, w http.ResponseWriter, r *http.Request, err error) (int, Problem) {
+	logger = orDefault(logger)
 	p := Problem{RequestID: Info(r.Context()).ID}
 	e := errs.As(err)
 	status, ok := 0, false

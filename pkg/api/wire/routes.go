@@ -58,9 +58,10 @@ type Router struct {
 	known  []Route // what Allow is computed from
 }
 
-// NewRouter returns a Router that serves nothing yet and knows known.
+// NewRouter returns a Router that serves nothing yet and knows known; it
+// logs to logger (slog.Default() when nil).
 func NewRouter(logger *slog.Logger, known []Route) *Router {
-	return &Router{logger: logger, mux: http.NewServeMux(), known: known}
+	return &Router{logger: orDefault(logger), mux: http.NewServeMux(), known: known}
 }
 
 // Handle serves rt with h.

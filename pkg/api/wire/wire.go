@@ -57,9 +57,10 @@ func RoutePath(r *http.Request) string {
 }
 
 // Outer wraps h in the middleware every request passes through, matched or
-// not: request id, security headers, access log (to logger) and panic
-// recovery.
+// not: request id, security headers, access log (to logger, or
+// slog.Default() when nil) and panic recovery.
 func Outer(logger *slog.Logger, h http.Handler) http.Handler {
+	logger = orDefault(logger)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ri := &RequestInfo{ID: RequestID(r)}
 		r = r.WithContext(WithInfo(r.Context(), ri))
@@ -109,6 +110,14 @@ func Outer(logger *slog.Logger, h http.Handler) http.Handler {
 		}()
 		h.ServeHTTP(sw, r)
 	})
+}
+
+// orDefault is logger, or slog.Default() when it is nil.
+func orDefault(logger *slog.Logger) *slog.Logger {
+	if logger == nil {
+		return slog.Default()
+	}
+	return logger
 }
 
 // RequestID is the id a request is logged and answered under: API
