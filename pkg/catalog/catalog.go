@@ -11,9 +11,7 @@
 package catalog
 
 import (
-	"bytes"
 	"embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -22,6 +20,8 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+
+	"github.com/policygen/policygen/pkg/internal/strictjson"
 )
 
 //go:embed data/*.json data/jurisdictions/*.json
@@ -383,13 +383,8 @@ func decodeFile(fsys fs.FS, name string, v any) error {
 	if err != nil {
 		return fmt.Errorf("catalog: %w", err)
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	if err := strictjson.Decode(b, v); err != nil {
 		return fmt.Errorf("catalog: %s: %w", name, err)
-	}
-	if dec.More() {
-		return fmt.Errorf("catalog: %s: trailing data", name)
 	}
 	return nil
 }

@@ -8,9 +8,7 @@
 package compliance
 
 import (
-	"bytes"
 	"embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -20,6 +18,7 @@ import (
 	"sync"
 
 	"github.com/policygen/policygen/pkg/catalog"
+	"github.com/policygen/policygen/pkg/internal/strictjson"
 )
 
 //go:embed data
@@ -279,9 +278,7 @@ func LoadLaws(fsys fs.FS, dir string) ([]Law, error) {
 			return nil, fmt.Errorf("compliance: %w", err)
 		}
 		var law Law
-		dec := json.NewDecoder(bytes.NewReader(b))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&law); err != nil {
+		if err := strictjson.Decode(b, &law); err != nil {
 			problems = append(problems, fmt.Errorf("%s: %w", name, err))
 			continue
 		}

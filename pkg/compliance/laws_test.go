@@ -32,6 +32,7 @@ const goodLaw = `{"id":"x","shortName":"X","name":"X Act","jurisdictions":["EU"]
 func TestLoadLawsRejects(t *testing.T) {
 	tests := []struct{ name, file, body, want string }{
 		{"unknown field", "x.json", strings.Replace(goodLaw, `"title":"T"`, `"title":"T","colour":"red"`, 1), "unknown field"},
+		{"trailing data", "x.json", goodLaw + ` {}`, "trailing data after the JSON value"},
 		{"unknown fact", "x.json", strings.Replace(goodLaw, `"appliesWhen":[]`, `"appliesWhen":["sunny"]`, 1), `unknown fact "sunny"`},
 		{"unknown need", "x.json", strings.Replace(goodLaw, `"needs":[]`, `"needs":["fax"]`, 1), `unknown request field "fax"`},
 		{"malformed country", "x.json", strings.Replace(goodLaw, `"jurisdictions":["EU"]`, `"jurisdictions":["country:usa"]`, 1), `a country entry is country:XX`},

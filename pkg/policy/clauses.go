@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"maps"
 	"regexp"
@@ -15,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/policygen/policygen/pkg/compliance"
+	"github.com/policygen/policygen/pkg/internal/strictjson"
 )
 
 // The clause library, all of it data in clauses/:
@@ -132,7 +132,7 @@ func LoadLibrary(fsys fs.FS, dir string) (*Library, error) {
 		}
 		if kind == "type" {
 			var s Structure
-			if err := decodeStrict(b, &s); err != nil {
+			if err := strictjson.Decode(b, &s); err != nil {
 				return nil, fmt.Errorf("policy: %s: %w", e.Name(), err)
 			}
 			if s.Type == "" {
@@ -156,7 +156,7 @@ func LoadLibrary(fsys fs.FS, dir string) (*Library, error) {
 			continue
 		}
 		var t Wording
-		if err := decodeStrict(b, &t); err != nil {
+		if err := strictjson.Decode(b, &t); err != nil {
 			return nil, fmt.Errorf("policy: %s: %w", e.Name(), err)
 		}
 		if t.Language == "" {
@@ -176,20 +176,6 @@ func LoadLibrary(fsys fs.FS, dir string) (*Library, error) {
 		return nil, err
 	}
 	return l, nil
-}
-
-// decodeStrict decodes b, one JSON value and nothing after it, into v,
-// refusing members v does not have.
-func decodeStrict(b []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return errors.New("something follows the JSON object")
-	}
-	return nil
 }
 
 // firstKey is the first member name of the JSON object b, which says what
