@@ -601,7 +601,7 @@ func (b *builder) transferTable(i int) Block {
 		}
 		named := nb[:0]
 		// The implied certification is the DPF basis, never named here.
-		for _, m := range b.f.statedOf(i, k) {
+		for _, m := range s.Transfers[j.ID] {
 			if m != j.Certification {
 				named = append(named, b.label2("mechanism.", m))
 			}
@@ -658,18 +658,10 @@ func certifiedImplied(j *catalog.Jurisdiction, s *ServiceFact) bool {
 	return j.CertificationImplied && certified && !slices.Contains(s.Transfers[j.ID], j.Certification)
 }
 
-// transferBasis is what a service's transfer out of the region rests on.
-func transferBasis(j *catalog.Jurisdiction, s *ServiceFact) int {
-	return regionOf(j).transferBasis(j, s)
-}
-
-// transferBasis is transferBasis for regime j, whose region is g.
+// transferBasis is what a service's transfer out of the region g of
+// regime j rests on.
 func (g *regionSets) transferBasis(j *catalog.Jurisdiction, s *ServiceFact) int {
-	return g.basis(j, s, s.Transfers[j.ID])
-}
-
-// basis is transferBasis with the mechanisms s states for j.
-func (g *regionSets) basis(j *catalog.Jurisdiction, s *ServiceFact, stated []string) int {
+	stated := s.Transfers[j.ID]
 	implied := certifiedImplied(j, s)
 	hasMech := func(m string) bool { return implied && m == j.Certification || slices.Contains(stated, m) }
 	adequate := func(c string) bool { return g.adequate.has(c) || g.countries.has(c) }

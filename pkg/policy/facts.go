@@ -217,10 +217,6 @@ type factScratch struct {
 	// in turn: 0 where the service transfers nothing out of the regime's
 	// region, else the transfer's basis plus one (basisAdequacy..basisNone).
 	transfers []uint8
-	// stated are, in the same order, the mechanisms the service's entry
-	// (with the request's safeguards) states for the regime, where it
-	// transfers out of it (statedOf).
-	stated [][]string
 }
 
 // reset empties f for the next document, keeping every slice's storage.
@@ -250,7 +246,6 @@ func (f *Facts) reset(c *catalog.Catalog) {
 	clear(s.catUsed)
 	clear(s.purpUsed)
 	s.transfers = s.transfers[:0]
-	s.stated = s.stated[:0]
 	if f.Set == nil {
 		f.Set = compliance.FactSet{}
 	}
@@ -400,14 +395,11 @@ func (f *Facts) build(req Request) error {
 		// document says so rather than that nothing is transferred.
 		for i := range regimes {
 			t := uint8(0)
-			var stated []string
 			if regions[i].transfersOut(sf.Service) {
-				stated = sf.Transfers[regimes[i].ID]
-				t = uint8(regions[i].basis(&regimes[i], sf, stated)) + 1
+				t = uint8(regions[i].transferBasis(&regimes[i], sf)) + 1
 				sf.Transfer = true
 			}
 			s.transfers = append(s.transfers, t)
-			s.stated = append(s.stated, stated)
 		}
 		// A category the service category narrows (a payment provider's
 		// device data serves fraud screening, not the payment itself) is
@@ -746,26 +738,16 @@ func (f *Facts) transferRegimes() []catalog.Jurisdiction {
 
 // transferOf is whether service k (in Services) transfers personal data
 // out of the region of regime i (in transferRegimes) and, if it does, what
-// the transfer rests on: worked out once per document by transfersOutOf
-// and transferBasis, for the tables, the scoring and the to-dos.
+// the transfer rests on: worked out once per document (regionSets'
+// transfersOut and transferBasis), for the tables, the scoring and the
+// to-dos.
 func (f *Facts) transferOf(i, k int) (out bool, basis int) {
 	t := f.scr.transfers[k*len(f.transferRegimes())+i]
 	return t != 0, int(t) - 1
 }
 
-// statedOf is the mechanisms service k's entry states for regime i, where
-// the service transfers out of the regime's region (transferOf).
-func (f *Facts) statedOf(i, k int) []string {
-	return f.scr.stated[k*len(f.transferRegimes())+i]
-}
-
-// transfersOutOf reports whether a service's provider is, or may access
-// the data from, outside r's region (a provider of unknown country may be).
-func transfersOutOf(r *catalog.Jurisdiction, s *catalog.Service) bool {
-	return regionOf(r).transfersOut(s)
-}
-
-// transfersOut is transfersOutOf for the regime whose region is g.
+// transfersOut reports whether a service's provider is, or may access the
+// data from, outside the region g (a provider of unknown country may be).
 func (g *regionSets) transfersOut(s *catalog.Service) bool {
 	in := &g.countries
 	if s.ProviderCountry == "" || !in.has(s.ProviderCountry) {

@@ -341,9 +341,9 @@ func completeRequest(req *Request) {
 	if err != nil {
 		panic(err)
 	}
-	for _, r := range facts.Regimes {
-		for _, s := range facts.Services {
-			if transfersOutOf(&r, s.Service) && transferBasis(&r, &s) == basisNone {
+	for i, r := range facts.Regimes {
+		for k, s := range facts.Services {
+			if out, basis := facts.transferOf(i, k); out && basis == basisNone {
 				if req.TransferSafeguards == nil {
 					req.TransferSafeguards = map[string][]string{}
 				}
