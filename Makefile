@@ -97,7 +97,7 @@ pgo:
 # efficacy; docs/TESTING.md records the figures.
 # ./pkg/store covers the tree below it: the contract, the deadline
 # decorator, bolt and dynamo.
-MUTATE_PKGS ?= ./pkg/auth ./pkg/api ./pkg/store
+MUTATE_PKGS ?= ./pkg/auth ./pkg/api ./pkg/api/wire ./pkg/store
 MUTATE_THRESHOLD ?= 85
 mutate: dynamodb-local
 	@for p in $(MUTATE_PKGS); do \
