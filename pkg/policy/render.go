@@ -721,15 +721,25 @@ func isMailto(url, address string) bool {
 
 func appendTextInlines(b []byte, ins []Inline) []byte {
 	for i := range ins {
-		in := &ins[i]
-		if in.Kind == Link && in.Text != in.URL && !isMailto(in.URL, in.Text) && !strings.HasPrefix(in.URL, "#") {
+		if in := &ins[i]; in.Kind == Link {
+			b = appendTextLink(b, in)
+		} else {
 			b = append(b, in.Text...)
-			b = append(b, " ("...)
-			b = append(b, in.URL...)
-			b = append(b, ')')
-			continue
 		}
-		b = append(b, in.Text...)
+	}
+	return b
+}
+
+// appendTextLink appends link in: its text, and its address in
+// parentheses unless the text is the address (or its email address) or
+// the link leads within the document. Out of appendTextInlines's loop,
+// which is mostly plain runs.
+func appendTextLink(b []byte, in *Inline) []byte {
+	b = append(b, in.Text...)
+	if in.Text != in.URL && !isMailto(in.URL, in.Text) && !strings.HasPrefix(in.URL, "#") {
+		b = append(b, " ("...)
+		b = append(b, in.URL...)
+		b = append(b, ')')
 	}
 	return b
 }
@@ -740,9 +750,7 @@ func renderText(b []byte, doc *Document) []byte {
 		b = appendTextInlines(b, ins)
 		n := utf8.RuneCount(b[start:])
 		b = append(b, '\n')
-		for range n {
-			b = append(b, c)
-		}
+		b = appendRule(b, c, n)
 	}
 	underlined(doc.Title, '=')
 	for i := range doc.Blocks {
@@ -762,6 +770,10 @@ func renderText(b []byte, doc *Document) []byte {
 				b = appendTextInlines(b, it)
 			}
 		case Table:
+			// Every row repeats the column headings: the first writes
+			// each with its indent and colon, and the rows after it copy
+			// those bytes (labels holds where they are in b).
+			var labels [8]struct{ start, end int }
 			for j, r := range blk.Rows {
 				if j > 0 {
 					b = append(b, '\n')
@@ -769,13 +781,40 @@ func renderText(b []byte, doc *Document) []byte {
 				b = append(b, "  * "...)
 				b = appendTextInlines(b, r[0])
 				for k := 1; k < len(r); k++ {
-					b = append(b, "\n      "...)
-					b = appendTextInlines(b, blk.Header[k])
-					b = append(b, ": "...)
+					if k < len(labels) && labels[k].end != 0 {
+						b = append(b, b[labels[k].start:labels[k].end]...)
+					} else {
+						start := len(b)
+						b = append(b, "\n      "...)
+						b = appendTextInlines(b, blk.Header[k])
+						b = append(b, ": "...)
+						if k < len(labels) {
+							labels[k].start, labels[k].end = start, len(b)
+						}
+					}
 					b = appendTextInlines(b, r[k])
 				}
 			}
 		}
 	}
 	return append(b, '\n')
+}
+
+// Heading underlines, appended in pieces (appendRule).
+var (
+	ruleEquals = strings.Repeat("=", 64)
+	ruleDashes = strings.Repeat("-", 64)
+)
+
+// appendRule appends n copies of c, '=' or '-': a heading's underline.
+func appendRule(b []byte, c byte, n int) []byte {
+	rule := ruleDashes
+	if c == '=' {
+		rule = ruleEquals
+	}
+	for n > len(rule) {
+		b = append(b, rule...)
+		n -= len(rule)
+	}
+	return append(b, rule[:n]...)
 }
