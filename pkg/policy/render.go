@@ -429,15 +429,27 @@ func sizeHint(doc *Document) int {
 func appendMDEscape(b []byte, s string) []byte {
 	// All special characters are ASCII, so escaping byte by byte never
 	// splits a multi-byte rune.
-	last := 0
+	for {
+		i := mdSpecialIndex(s)
+		if i < 0 {
+			return append(b, s...)
+		}
+		b = append(b, s[:i]...)
+		b = append(b, '\\', s[i])
+		s = s[i+1:]
+	}
+}
+
+// mdSpecialIndex is the index of the first mdSpecial character in s, or
+// -1: a loop of its own, which appends nothing, keeps its state in
+// registers.
+func mdSpecialIndex(s string) int {
 	for i := range len(s) {
 		if mdSpecialByte[s[i]] {
-			b = append(b, s[last:i]...)
-			b = append(b, '\\', s[i])
-			last = i + 1
+			return i
 		}
 	}
-	return append(b, s[last:]...)
+	return -1
 }
 
 func (r *renderer) appendMDInlines(b []byte, ins []Inline) []byte {
@@ -491,7 +503,9 @@ func (r *renderer) appendMDInlines(b []byte, ins []Inline) []byte {
 func (r *renderer) appendMDBlock(b []byte, ins []Inline) []byte {
 	start := len(b)
 	b = r.appendMDInlines(b, ins)
-	if len(b) == start {
+	// Every character that needs a fix-up ("-+= \t" and digits) sorts at
+	// or before '=': text that starts with a letter is left at once.
+	if len(b) == start || b[start] > '=' {
 		return b
 	}
 	switch b[start] {
@@ -570,26 +584,33 @@ func (r *renderer) markdown(b []byte, doc *Document) []byte {
 // appendHTMLEscape appends s escaped as html.EscapeString escapes it.
 // htmlEscape is s escaped as appendHTMLEscape does.
 func htmlEscape(s string) string {
-	for i := range len(s) {
-		if htmlEscapeIndex[s[i]] != 0 {
-			return string(appendHTMLEscape(make([]byte, 0, len(s)+len(s)/8), s))
-		}
+	if htmlSpecialIndex(s) >= 0 {
+		return string(appendHTMLEscape(make([]byte, 0, len(s)+len(s)/8), s))
 	}
 	return s
 }
 
 func appendHTMLEscape(b []byte, s string) []byte {
-	last := 0
-	for i := range len(s) {
-		e := htmlEscapeIndex[s[i]]
-		if e == 0 {
-			continue
+	for {
+		i := htmlSpecialIndex(s)
+		if i < 0 {
+			return append(b, s...)
 		}
-		b = append(b, s[last:i]...)
-		b = append(b, htmlEscapes[e]...)
-		last = i + 1
+		b = append(b, s[:i]...)
+		b = append(b, htmlEscapes[htmlEscapeIndex[s[i]]]...)
+		s = s[i+1:]
 	}
-	return append(b, s[last:]...)
+}
+
+// htmlSpecialIndex is the index of the first byte in s that HTML escapes,
+// or -1 (see mdSpecialIndex).
+func htmlSpecialIndex(s string) int {
+	for i := range len(s) {
+		if htmlEscapeIndex[s[i]] != 0 {
+			return i
+		}
+	}
+	return -1
 }
 
 // htmlEscapes are the entities appendHTMLEscape writes (as html/template
