@@ -719,14 +719,20 @@ func (r *renderer) html(b []byte, doc *Document, language string) []byte {
 				b = append(b, "</th>"...)
 			}
 			b = append(b, "</tr>\n</thead>\n<tbody>\n"...)
+			// "<tr><td>a</td><td>b</td></tr>": one append between cells.
 			for _, cells := range blk.Rows {
-				b = append(b, "<tr>"...)
-				for _, c := range cells {
-					b = append(b, "<td>"...)
-					b = r.appendHTMLInlines(b, c)
-					b = append(b, "</td>"...)
+				if len(cells) == 0 {
+					b = append(b, "<tr></tr>\n"...)
+					continue
 				}
-				b = append(b, "</tr>\n"...)
+				b = append(b, "<tr><td>"...)
+				for j, c := range cells {
+					if j > 0 {
+						b = append(b, "</td><td>"...)
+					}
+					b = r.appendHTMLInlines(b, c)
+				}
+				b = append(b, "</td></tr>\n"...)
 			}
 			b = append(b, "</tbody>\n</table>\n"...)
 		}
