@@ -429,15 +429,27 @@ func sizeHint(doc *Document) int {
 func appendMDEscape(b []byte, s string) []byte {
 	// All special characters are ASCII, so escaping byte by byte never
 	// splits a multi-byte rune.
-	last := 0
+	for {
+		i := mdSpecialIndex(s)
+		if i < 0 {
+			return append(b, s...)
+		}
+		b = append(b, s[:i]...)
+		b = append(b, '\\', s[i])
+		s = s[i+1:]
+	}
+}
+
+// mdSpecialIndex is the index of the first mdSpecial character in s, or
+// -1: a loop of its own, which appends nothing, keeps its state in
+// registers.
+func mdSpecialIndex(s string) int {
 	for i := range len(s) {
 		if mdSpecialByte[s[i]] {
-			b = append(b, s[last:i]...)
-			b = append(b, '\\', s[i])
-			last = i + 1
+			return i
 		}
 	}
-	return append(b, s[last:]...)
+	return -1
 }
 
 func (r *renderer) appendMDInlines(b []byte, ins []Inline) []byte {
@@ -491,7 +503,9 @@ func (r *renderer) appendMDInlines(b []byte, ins []Inline) []byte {
 func (r *renderer) appendMDBlock(b []byte, ins []Inline) []byte {
 	start := len(b)
 	b = r.appendMDInlines(b, ins)
-	if len(b) == start {
+	// Every character that needs a fix-up ("-+= \t" and digits) sorts at
+	// or before '=': text that starts with a letter is left at once.
+	if len(b) == start || b[start] > '=' {
 		return b
 	}
 	switch b[start] {
@@ -570,26 +584,33 @@ func (r *renderer) markdown(b []byte, doc *Document) []byte {
 // appendHTMLEscape appends s escaped as html.EscapeString escapes it.
 // htmlEscape is s escaped as appendHTMLEscape does.
 func htmlEscape(s string) string {
-	for i := range len(s) {
-		if htmlEscapeIndex[s[i]] != 0 {
-			return string(appendHTMLEscape(make([]byte, 0, len(s)+len(s)/8), s))
-		}
+	if htmlSpecialIndex(s) >= 0 {
+		return string(appendHTMLEscape(make([]byte, 0, len(s)+len(s)/8), s))
 	}
 	return s
 }
 
 func appendHTMLEscape(b []byte, s string) []byte {
-	last := 0
-	for i := range len(s) {
-		e := htmlEscapeIndex[s[i]]
-		if e == 0 {
-			continue
+	for {
+		i := htmlSpecialIndex(s)
+		if i < 0 {
+			return append(b, s...)
 		}
-		b = append(b, s[last:i]...)
-		b = append(b, htmlEscapes[e]...)
-		last = i + 1
+		b = append(b, s[:i]...)
+		b = append(b, htmlEscapes[htmlEscapeIndex[s[i]]]...)
+		s = s[i+1:]
 	}
-	return append(b, s[last:]...)
+}
+
+// htmlSpecialIndex is the index of the first byte in s that HTML escapes,
+// or -1 (see mdSpecialIndex).
+func htmlSpecialIndex(s string) int {
+	for i := range len(s) {
+		if htmlEscapeIndex[s[i]] != 0 {
+			return i
+		}
+	}
+	return -1
 }
 
 // htmlEscapes are the entities appendHTMLEscape writes (as html/template
@@ -698,14 +719,20 @@ func (r *renderer) html(b []byte, doc *Document, language string) []byte {
 				b = append(b, "</th>"...)
 			}
 			b = append(b, "</tr>\n</thead>\n<tbody>\n"...)
+			// "<tr><td>a</td><td>b</td></tr>": one append between cells.
 			for _, cells := range blk.Rows {
-				b = append(b, "<tr>"...)
-				for _, c := range cells {
-					b = append(b, "<td>"...)
-					b = r.appendHTMLInlines(b, c)
-					b = append(b, "</td>"...)
+				if len(cells) == 0 {
+					b = append(b, "<tr></tr>\n"...)
+					continue
 				}
-				b = append(b, "</tr>\n"...)
+				b = append(b, "<tr><td>"...)
+				for j, c := range cells {
+					if j > 0 {
+						b = append(b, "</td><td>"...)
+					}
+					b = r.appendHTMLInlines(b, c)
+				}
+				b = append(b, "</td></tr>\n"...)
 			}
 			b = append(b, "</tbody>\n</table>\n"...)
 		}
@@ -721,15 +748,25 @@ func isMailto(url, address string) bool {
 
 func appendTextInlines(b []byte, ins []Inline) []byte {
 	for i := range ins {
-		in := &ins[i]
-		if in.Kind == Link && in.Text != in.URL && !isMailto(in.URL, in.Text) && !strings.HasPrefix(in.URL, "#") {
+		if in := &ins[i]; in.Kind == Link {
+			b = appendTextLink(b, in)
+		} else {
 			b = append(b, in.Text...)
-			b = append(b, " ("...)
-			b = append(b, in.URL...)
-			b = append(b, ')')
-			continue
 		}
-		b = append(b, in.Text...)
+	}
+	return b
+}
+
+// appendTextLink appends link in: its text, and its address in
+// parentheses unless the text is the address (or its email address) or
+// the link leads within the document. Out of appendTextInlines's loop,
+// which is mostly plain runs.
+func appendTextLink(b []byte, in *Inline) []byte {
+	b = append(b, in.Text...)
+	if in.Text != in.URL && !isMailto(in.URL, in.Text) && !strings.HasPrefix(in.URL, "#") {
+		b = append(b, " ("...)
+		b = append(b, in.URL...)
+		b = append(b, ')')
 	}
 	return b
 }
@@ -740,9 +777,7 @@ func renderText(b []byte, doc *Document) []byte {
 		b = appendTextInlines(b, ins)
 		n := utf8.RuneCount(b[start:])
 		b = append(b, '\n')
-		for range n {
-			b = append(b, c)
-		}
+		b = appendRule(b, c, n)
 	}
 	underlined(doc.Title, '=')
 	for i := range doc.Blocks {
@@ -762,6 +797,10 @@ func renderText(b []byte, doc *Document) []byte {
 				b = appendTextInlines(b, it)
 			}
 		case Table:
+			// Every row repeats the column headings: the first writes
+			// each with its indent and colon, and the rows after it copy
+			// those bytes (labels holds where they are in b).
+			var labels [8]struct{ start, end int }
 			for j, r := range blk.Rows {
 				if j > 0 {
 					b = append(b, '\n')
@@ -769,13 +808,40 @@ func renderText(b []byte, doc *Document) []byte {
 				b = append(b, "  * "...)
 				b = appendTextInlines(b, r[0])
 				for k := 1; k < len(r); k++ {
-					b = append(b, "\n      "...)
-					b = appendTextInlines(b, blk.Header[k])
-					b = append(b, ": "...)
+					if k < len(labels) && labels[k].end != 0 {
+						b = append(b, b[labels[k].start:labels[k].end]...)
+					} else {
+						start := len(b)
+						b = append(b, "\n      "...)
+						b = appendTextInlines(b, blk.Header[k])
+						b = append(b, ": "...)
+						if k < len(labels) {
+							labels[k].start, labels[k].end = start, len(b)
+						}
+					}
 					b = appendTextInlines(b, r[k])
 				}
 			}
 		}
 	}
 	return append(b, '\n')
+}
+
+// Heading underlines, appended in pieces (appendRule).
+var (
+	ruleEquals = strings.Repeat("=", 64)
+	ruleDashes = strings.Repeat("-", 64)
+)
+
+// appendRule appends n copies of c, '=' or '-': a heading's underline.
+func appendRule(b []byte, c byte, n int) []byte {
+	rule := ruleDashes
+	if c == '=' {
+		rule = ruleEquals
+	}
+	for n > len(rule) {
+		b = append(b, rule...)
+		n -= len(rule)
+	}
+	return append(b, rule[:n]...)
 }
