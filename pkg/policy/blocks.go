@@ -601,7 +601,7 @@ func (b *builder) transferTable(i int) Block {
 		}
 		named := nb[:0]
 		// The implied certification is the DPF basis, never named here.
-		for _, m := range s.Transfers[j.ID] {
+		for _, m := range b.f.statedOf(i, k) {
 			if m != j.Certification {
 				named = append(named, b.label2("mechanism.", m))
 			}
@@ -653,16 +653,17 @@ const (
 // certifiedImplied reports whether a certified U.S. provider is covered by
 // the jurisdiction's certification mechanism without stating it (the
 // EU-U.S. DPF; the UK Extension must be stated).
-func certifiedImplied(j *catalog.Jurisdiction, s *ServiceFact) bool {
+// stated are the mechanisms stated for the service (Facts.statedOf).
+func certifiedImplied(j *catalog.Jurisdiction, s *ServiceFact, stated []string) bool {
 	certified := s.ProviderCountry == "US" && s.DataPrivacyFramework != nil && *s.DataPrivacyFramework
-	return j.CertificationImplied && certified && !slices.Contains(s.Transfers[j.ID], j.Certification)
+	return j.CertificationImplied && certified && !slices.Contains(stated, j.Certification)
 }
 
 // transferBasis is what a service's transfer out of the region g of
-// regime j rests on.
-func (g *regionSets) transferBasis(j *catalog.Jurisdiction, s *ServiceFact) int {
-	stated := s.Transfers[j.ID]
-	implied := certifiedImplied(j, s)
+// regime j rests on, stated being the mechanisms stated for it there
+// (Facts.statedOf).
+func (g *regionSets) transferBasis(j *catalog.Jurisdiction, s *ServiceFact, stated []string) int {
+	implied := certifiedImplied(j, s, stated)
 	hasMech := func(m string) bool { return implied && m == j.Certification || slices.Contains(stated, m) }
 	adequate := func(c string) bool { return g.adequate.has(c) || g.countries.has(c) }
 	accessOK := !slices.ContainsFunc(s.AccessCountries, func(c string) bool { return !adequate(c) })

@@ -93,8 +93,8 @@ type PurposeFact struct {
 
 // ServiceFact is a requested service with what the facts add to its entry.
 type ServiceFact struct {
-	// Service is the catalog's entry (shared: never changed), or a copy
-	// of it with the request's transfer safeguards added.
+	// Service is the catalog's entry (shared: never changed); the
+	// request's transfer safeguards are in Facts.statedOf.
 	*catalog.Service
 	Purposes []string
 	// Transfer is true when the provider is established outside the
@@ -217,6 +217,10 @@ type factScratch struct {
 	// in turn: 0 where the service transfers nothing out of the regime's
 	// region, else the transfer's basis plus one (basisAdequacy..basisNone).
 	transfers []uint8
+	// stated are statedOf's answers, in the same order; statedBuf holds
+	// those that add the request's safeguards to the catalog's.
+	stated    [][]string
+	statedBuf []string
 }
 
 // reset empties f for the next document, keeping every slice's storage.
@@ -246,6 +250,7 @@ func (f *Facts) reset(c *catalog.Catalog) {
 	clear(s.catUsed)
 	clear(s.purpUsed)
 	s.transfers = s.transfers[:0]
+	s.stated, s.statedBuf = s.stated[:0], s.statedBuf[:0]
 	if f.Set == nil {
 		f.Set = compliance.FactSet{}
 	}
@@ -364,25 +369,6 @@ func (f *Facts) build(req Request) error {
 			f.Unknown = append(f.Unknown, id)
 			continue
 		}
-		// Safeguards the business states for its contract with the
-		// provider add to those the provider states.
-		if extra := req.TransferSafeguards[sv.ID]; len(extra) > 0 {
-			own := *sv // the catalog's entry stays as it is
-			sv = &own
-			t := map[string][]string{}
-			for k, v := range sv.Transfers {
-				t[k] = slices.Clone(v)
-			}
-			// Each mechanism counts for the regime whose law knows it.
-			for _, r := range f.transferRegimes() {
-				for _, m := range extra {
-					if slices.Contains(r.TransferMechanisms, m) {
-						t[r.ID] = addUnique(t[r.ID], m)
-					}
-				}
-			}
-			sv.Transfers = t
-		}
 		sc, _ := cat.ServiceCategory(sv.Category)
 		f.Services = append(f.Services, ServiceFact{Service: sv, Purposes: sc.Purposes})
 		sf := &f.Services[len(f.Services)-1]
@@ -393,13 +379,16 @@ func (f *Facts) build(req Request) error {
 		}
 		// A provider of unknown country may be outside the region: the
 		// document says so rather than that nothing is transferred.
+		extra := req.TransferSafeguards[sv.ID]
 		for i := range regimes {
+			stated := f.appendStated(&regimes[i], sv, extra)
 			t := uint8(0)
 			if regions[i].transfersOut(sf.Service) {
-				t = uint8(regions[i].transferBasis(&regimes[i], sf)) + 1
+				t = uint8(regions[i].transferBasis(&regimes[i], sf, stated)) + 1
 				sf.Transfer = true
 			}
 			s.transfers = append(s.transfers, t)
+			s.stated = append(s.stated, stated)
 		}
 		// A category the service category narrows (a payment provider's
 		// device data serves fraud screening, not the payment itself) is
@@ -744,6 +733,42 @@ func (f *Facts) transferRegimes() []catalog.Jurisdiction {
 func (f *Facts) transferOf(i, k int) (out bool, basis int) {
 	t := f.scr.transfers[k*len(f.transferRegimes())+i]
 	return t != 0, int(t) - 1
+}
+
+// statedOf is the transfer mechanisms stated for service k (in Services)
+// under regime i (in transferRegimes): the provider's (its catalog
+// entry's Transfers) and then those the request's transferSafeguards add
+// for it that the regime's law knows.
+func (f *Facts) statedOf(i, k int) []string {
+	return f.scr.stated[k*len(f.transferRegimes())+i]
+}
+
+// appendStated works out statedOf's answer for service s under regime r,
+// extra being the safeguards the request states for s. The catalog's
+// list is used as it is when the request adds nothing to it; a longer
+// one is made in statedBuf, so that the facts copy no service entry.
+func (f *Facts) appendStated(r *catalog.Jurisdiction, s *catalog.Service, extra []string) []string {
+	stated := s.Transfers[r.ID]
+	start := -1
+	for _, m := range extra {
+		if !slices.Contains(r.TransferMechanisms, m) {
+			continue // it counts for the regime whose law knows it
+		}
+		if start < 0 {
+			if slices.Contains(stated, m) {
+				continue
+			}
+			start = len(f.scr.statedBuf)
+			f.scr.statedBuf = append(f.scr.statedBuf, stated...)
+		}
+		if buf := f.scr.statedBuf; !slices.Contains(buf[start:], m) {
+			f.scr.statedBuf = append(buf, m)
+		}
+	}
+	if start < 0 {
+		return stated
+	}
+	return f.scr.statedBuf[start:len(f.scr.statedBuf):len(f.scr.statedBuf)]
 }
 
 // transfersOut reports whether a service's provider is, or may access the
