@@ -603,7 +603,7 @@ func (b *builder) transferTable(i int) Block {
 		// The implied certification is the DPF basis, never named here.
 		for _, m := range b.f.statedOf(i, k) {
 			if m != j.Certification {
-				named = append(named, b.label2("mechanism.", m))
+				named = append(named, b.mechanism(m))
 			}
 		}
 		var cell []Inline
@@ -621,6 +621,21 @@ func (b *builder) transferTable(i int) Block {
 	}
 	return t.block()
 }
+
+// mechanism is the name of transfer mechanism m, looked up once per
+// document: the transfer tables name a few mechanisms in many rows.
+func (b *builder) mechanism(m string) string {
+	for _, n := range b.mechanisms {
+		if sameString(n.id, m) {
+			return n.name
+		}
+	}
+	name := b.label2("mechanism.", m)
+	b.mechanisms = append(b.mechanisms, mechanismName{m, name})
+	return name
+}
+
+type mechanismName struct{ id, name string }
 
 // genRepresentatives names the Art. 27 representative in each regime's
 // region where the business is not established.
@@ -682,14 +697,16 @@ func (g *regionSets) transferBasis(j *catalog.Jurisdiction, s *ServiceFact, stat
 // extra cells inserted after the fourth (the cookie policy's party
 // column).
 func (b *builder) cookieRows(t *table, party []Inline) {
-	kind := func(essential bool) []Inline {
-		switch {
-		case essential:
-			return b.str(b.label("cookie.essential"))
-		case b.f.gdprFamily():
-			return b.str(b.label("cookie.nonEssential"))
+	// The two kinds' words, looked up once for the table.
+	essential, nonEssential := b.label("cookie.essential"), b.label("cookie.nonEssential.US-CA")
+	if b.f.gdprFamily() {
+		nonEssential = b.label("cookie.nonEssential")
+	}
+	kind := func(essentialCookie bool) []Inline {
+		if essentialCookie {
+			return b.str(essential)
 		}
-		return b.str(b.label("cookie.nonEssential.US-CA"))
+		return b.str(nonEssential)
 	}
 	row := func(name, provider, purpose, duration, kind []Inline) {
 		if party == nil {
@@ -698,12 +715,13 @@ func (b *builder) cookieRows(t *table, party []Inline) {
 			t.row(name, provider, purpose, duration, party, kind)
 		}
 	}
+	durationUnknown := b.label("cookie.durationUnknown")
 	for i := range b.f.Services {
 		s := &b.f.Services[i]
 		for _, c := range s.Cookies {
 			d := c.Duration
 			if d == "" {
-				d = b.label("cookie.durationUnknown")
+				d = durationUnknown
 			}
 			row(b.str(c.Name), b.str(s.Name), b.str(c.Purpose), b.str(d), kind(s.Essential))
 		}
@@ -711,7 +729,7 @@ func (b *builder) cookieRows(t *table, party []Inline) {
 		// than leave the service out of the table.
 		if s.SetsCookiesKnown() && len(s.Cookies) == 0 {
 			row(b.str(b.label("cookie.unlisted")), b.str(s.Name), b.str(b.label("cookie.unlistedPurpose")),
-				b.str(b.label("cookie.durationUnknown")), kind(s.Essential))
+				b.str(durationUnknown), kind(s.Essential))
 		}
 	}
 	if b.f.AnalyticsCookiesAssumed {

@@ -235,7 +235,8 @@ type builder struct {
 	lastLaw          []int             // by listed jurisdiction: its last law with a name (setVars)
 	ccpa             []ccpaGroup
 	ccpaDone         bool
-	serviceCats      []string // by service position (serviceCategory)
+	serviceCats      []string        // by service position (serviceCategory)
+	mechanisms       []mechanismName // the transfer mechanisms named so far (mechanism)
 	// purposeNames are the labels of f.Purposes (purposeLabel).
 	purposeNames     []purposeLabel
 	purposeLabelsSet bool
@@ -328,6 +329,7 @@ func (b *builder) reset() {
 	b.ccpaDone = false
 	b.listedDone = false
 	b.serviceCats = b.serviceCats[:0]
+	b.mechanisms = b.mechanisms[:0]
 	b.purposeLabelsSet = false
 	b.exampleCache = b.exampleCache[:0]
 	b.categoryNames = b.categoryNames[:0]
@@ -667,7 +669,7 @@ func (b *builder) setVars() {
 	var kb [24]string
 	cats := kb[:0]
 	for i := range f.Services {
-		cats = addUnique(cats, b.label2("serviceCategory.", f.Services[i].Category))
+		cats = addUnique(cats, b.serviceCategory(i))
 	}
 	if len(f.Unknown) > 0 {
 		cats = addUnique(cats, b.label("serviceCategory.unknown"))
@@ -751,6 +753,7 @@ func (b *builder) setVars() {
 		}
 	}
 	primary := 0
+	var missingRepresentative []Inline // made once, for every jurisdiction without one
 	for i := range f.Jurisdictions {
 		r := &f.Jurisdictions[i]
 		if r.ID == f.Jurisdiction.ID {
@@ -778,7 +781,10 @@ func (b *builder) setVars() {
 		if rep := f.representativeFor(r); rep != "" {
 			rv[phRepresentative] = value{ins: b.str(userText(rep)), ok: true}
 		} else {
-			rv[phRepresentative] = value{ins: b.missing("representative"), ok: true}
+			if missingRepresentative == nil {
+				missingRepresentative = b.missing("representative")
+			}
+			rv[phRepresentative] = value{ins: missingRepresentative, ok: true}
 		}
 	}
 	// Clauses about no one jurisdiction speak of the primary one's law,
