@@ -2,6 +2,7 @@ package policy
 
 import (
 	"slices"
+	"sync"
 
 	"github.com/policygen/policygen/pkg/catalog"
 	"github.com/policygen/policygen/pkg/compliance"
@@ -911,9 +912,37 @@ type ccpaGroup struct {
 	disclosed  []string // service categories of service-provider recipients
 	// discloseFor are the purposes of those recipients.
 	discloseFor posSet
+	// soldSet and disclosedSet hold the service categories of soldTo
+	// and disclosed, by their number in recipientKinds.
+	soldSet, disclosedSet posSet
 }
 
 var ccpaLetters = []string{"A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L", "other"}
+
+// ccpaLettersOf are the positions in ccpaLetters of each catalog data
+// category's CCPA letters (those ccpaLetters holds), by catalog
+// position, made on first use.
+var ccpaLettersOf = sync.OnceValue(func() [][]int {
+	c := cat()
+	out := make([][]int, len(c.DataCategories))
+	for i := range c.DataCategories {
+		for _, letter := range c.DataCategories[i].CCPA {
+			if gi := slices.Index(ccpaLetters, letter); gi >= 0 {
+				out[i] = append(out[i], gi)
+			}
+		}
+	}
+	return out
+})
+
+// ccpaRecipients is what one data category's recipients add to each CCPA
+// group it falls in: their service categories (by number in
+// recipientKinds, each once, in the order of the services) and their
+// purposes, those that sell or share apart from the others.
+type ccpaRecipients struct {
+	sold, disclosed      []int
+	soldFor, discloseFor posSet
+}
 
 // ccpaGroups are the statutory CCPA categories the facts hold, in the
 // order of ccpaLetters, worked out once per document (three generators
@@ -937,14 +966,32 @@ func (b *builder) ccpaGroups() []ccpaGroup {
 		g.purposes.reset()
 		g.soldFor.reset()
 		g.discloseFor.reset()
+		g.soldSet.reset()
+		g.disclosedSet.reset()
 	}
+	kinds, names := b.recipientKinds()
+	lettersOf := ccpaLettersOf()
+	r := &b.ccpaRecipients
 	for ci := range b.f.Categories {
 		c := &b.f.Categories[ci]
-		for _, letter := range c.CCPA {
-			gi := slices.Index(ccpaLetters, letter)
-			if gi < 0 {
-				continue
+		if c.pos >= len(lettersOf) || len(lettersOf[c.pos]) == 0 {
+			continue
+		}
+		// Its recipients, worked out once for every letter it has.
+		r.sold, r.disclosed = r.sold[:0], r.disclosed[:0]
+		r.soldFor.reset()
+		r.discloseFor.reset()
+		for si := c.recipientSet.next(0); si >= 0; si = c.recipientSet.next(si + 1) {
+			s := &b.f.Services[si]
+			if s.SellsOrShares {
+				r.sold = append(r.sold, kinds[si])
+				r.soldFor.union(&s.purposeSet)
+			} else {
+				r.disclosed = append(r.disclosed, kinds[si])
+				r.discloseFor.union(&s.purposeSet)
 			}
+		}
+		for _, gi := range lettersOf[c.pos] {
 			g := &groups[gi]
 			if n := len(g.categories); n > 0 && g.categories[n-1] == c.ID {
 				continue // a letter listed twice
@@ -952,17 +999,18 @@ func (b *builder) ccpaGroups() []ccpaGroup {
 			g.categories = append(g.categories, c.ID)
 			g.sources = addUnique(g.sources, c.Sources...)
 			g.purposes.union(&c.purposeSet)
-			for si := c.recipientSet.next(0); si >= 0; si = c.recipientSet.next(si + 1) {
-				s := &b.f.Services[si]
-				cat := b.serviceCategory(si)
-				if s.SellsOrShares {
-					g.soldTo = addUnique(g.soldTo, cat)
-					g.soldFor.union(&s.purposeSet)
-				} else {
-					g.disclosed = addUnique(g.disclosed, cat)
-					g.discloseFor.union(&s.purposeSet)
+			for _, k := range r.sold {
+				if g.soldSet.add(k) {
+					g.soldTo = append(g.soldTo, names[k])
 				}
 			}
+			g.soldFor.union(&r.soldFor)
+			for _, k := range r.disclosed {
+				if g.disclosedSet.add(k) {
+					g.disclosed = append(g.disclosed, names[k])
+				}
+			}
+			g.discloseFor.union(&r.discloseFor)
 		}
 	}
 	// Drop the letters no category falls in, keeping the order; a
@@ -977,6 +1025,24 @@ func (b *builder) ccpaGroups() []ccpaGroup {
 	}
 	b.ccpa = groups[:n]
 	return b.ccpa
+}
+
+// recipientKinds numbers the names of the services' categories
+// (serviceCategory), each name once: kinds holds each service's number,
+// by its position in the facts' services, and names the names.
+func (b *builder) recipientKinds() (kinds []int, names []string) {
+	kinds, names = b.kindOf[:0], b.kindNames[:0]
+	for i := range b.f.Services {
+		n := b.serviceCategory(i)
+		k := slices.IndexFunc(names, func(s string) bool { return sameString(s, n) })
+		if k < 0 {
+			k = len(names)
+			names = append(names, n)
+		}
+		kinds = append(kinds, k)
+	}
+	b.kindOf, b.kindNames = kinds, names
+	return kinds, names
 }
 
 // purposeLabel holds, for one of the facts' purposes, the labels that

@@ -234,6 +234,9 @@ type builder struct {
 	listedDone       bool              // jurisdictionBits is this document's
 	lastLaw          []int             // by listed jurisdiction: its last law with a name (setVars)
 	ccpa             []ccpaGroup
+	ccpaRecipients   ccpaRecipients // ccpaGroups' scratch space
+	kindOf           []int          // recipientKinds'
+	kindNames        []string
 	ccpaDone         bool
 	serviceCats      []string        // by service position (serviceCategory)
 	mechanisms       []mechanismName // the transfer mechanisms named so far (mechanism)
