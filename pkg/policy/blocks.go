@@ -544,8 +544,10 @@ func genTransfers(b *builder) {
 // transferTable lists the services that transfer personal data out of the
 // region of regime i (in transferRegimes), with what each transfer rests
 // on under that regime's law. The regime's wording is looked up once per
-// table, not once per row: the table of a document for many jurisdictions
-// has a row per service in each regime's table.
+// table, not once per row, and a service's name and country cells once
+// per document (transferCells), not once per regime: the tables of a
+// document for many jurisdictions have a row per service in each regime's
+// table.
 func (b *builder) transferTable(i int) Block {
 	j := &b.f.transferRegimes()[i]
 	var t table
@@ -553,14 +555,16 @@ func (b *builder) transferTable(i int) Block {
 	t.header[2] = b.str(b.jlabel("table.adequacy"))
 	var (
 		labelled                       bool
-		unknownCountry                 string
 		adequacyYes, safeguardAdequacy string
 		adequacyDPF, safeguardDPF      string
 		adequacyNo, adequacyUnknown    string
 		safeguardAlso, safeguardNone   string
-		ab                             [16]string // a row's access countries
-		nb                             [8]string  // a row's named mechanisms
+		adequacyCells                  [4][]Inline // by adequacy's label, made when first used
+		ab                             [16]string  // a row's access countries
+		nb                             [8]string   // a row's named mechanisms
+		cb                             [24]Inline  // a row's safeguard cell
 	)
+	names, countries := b.transferCells()
 	for k := range b.f.Services {
 		s := &b.f.Services[k]
 		out, basis := b.f.transferOf(i, k)
@@ -569,16 +573,12 @@ func (b *builder) transferTable(i int) Block {
 		}
 		if !labelled {
 			labelled = true
-			unknownCountry = b.label("country.unknown")
 			adequacyYes, safeguardAdequacy = b.jlabel("adequacy.yes"), b.jlabel("safeguard.adequacy")
 			adequacyDPF, safeguardDPF = b.jlabel("adequacy.dpf"), b.jlabel("safeguard.dpf")
 			adequacyNo, adequacyUnknown = b.jlabel("adequacy.no"), b.label("adequacy.unknown")
 			safeguardAlso, safeguardNone = b.label("safeguard.also"), b.label("safeguard.unknown")
 		}
-		country := b.str(unknownCountry)
-		if s.ProviderCountry != "" {
-			country = b.str(b.country(s.ProviderCountry))
-		}
+		country := countries[k]
 		access := ab[:0]
 		for _, c := range s.AccessCountries {
 			if !slices.Contains(j.Countries, c) && c != s.ProviderCountry {
@@ -589,16 +589,20 @@ func (b *builder) transferTable(i int) Block {
 			country = b.labelInlines("transfer.access", extra{phCountry, country}, extra{phAccess, b.join(access)})
 		}
 		var adequacy, safeguard string
+		ak := 0
 		switch basis {
 		case basisAdequacy:
 			adequacy, safeguard = adequacyYes, safeguardAdequacy
 		case basisDPF:
-			adequacy, safeguard = adequacyDPF, safeguardDPF
+			adequacy, safeguard, ak = adequacyDPF, safeguardDPF, 1
 		default:
-			adequacy = adequacyNo
+			adequacy, ak = adequacyNo, 2
 			if s.ProviderCountry == "" {
-				adequacy = adequacyUnknown
+				adequacy, ak = adequacyUnknown, 3
 			}
+		}
+		if adequacyCells[ak] == nil {
+			adequacyCells[ak] = b.str(adequacy)
 		}
 		named := nb[:0]
 		// The implied certification is the DPF basis, never named here.
@@ -607,20 +611,89 @@ func (b *builder) transferTable(i int) Block {
 				named = append(named, b.mechanism(m))
 			}
 		}
-		var cell []Inline
+		// The cell is composed in cb and copied once.
+		cell := cb[:0]
 		switch {
 		case len(named) > 0 && safeguard != "":
-			cell = b.cat(b.strs(safeguard, "; ", safeguardAlso, " "), b.join(named), b.str("."))
+			cell = append(cell, plain(safeguard), plain("; "), plain(safeguardAlso), plain(" "))
+			cell = append(b.appendJoin(cell, named, sepLast), plain("."))
 		case len(named) > 0:
-			cell = b.cat(b.capFirst(b.join(named)), b.str("."))
+			cell = append(b.appendJoin(cell, named, sepLast), plain("."))
+			cell = appendCaseFirst(cell, 0, true)
 		case safeguard == "":
-			cell = b.strs(safeguardNone, ".")
+			cell = append(cell, plain(safeguardNone), plain("."))
 		default:
-			cell = b.strs(safeguard, ".")
+			cell = append(cell, plain(safeguard), plain("."))
 		}
-		t.row(b.str(s.Name), country, b.str(adequacy), cell)
+		t.row(names[k], country, adequacyCells[ak], b.ins.copy(cell))
 	}
 	return t.block()
+}
+
+// transferCells are the name and country cells of the facts' services
+// (by position), which read the same in every regime's transfer table:
+// made once per document, when the first table asks for them.
+func (b *builder) transferCells() (names, countries [][]Inline) {
+	n := len(b.f.Services)
+	if len(b.transferNames) == n && b.transferCellsDone {
+		return b.transferNames, b.transferCountries
+	}
+	b.transferCellsDone = true
+	names, countries = b.transferNames[:0], b.transferCountries[:0]
+	var unknown []Inline
+	for k := range b.f.Services {
+		s := &b.f.Services[k]
+		names = append(names, b.str(s.Name))
+		if s.ProviderCountry != "" {
+			countries = append(countries, b.str(b.country(s.ProviderCountry)))
+			continue
+		}
+		if unknown == nil {
+			unknown = b.str(b.label("country.unknown"))
+		}
+		countries = append(countries, unknown)
+	}
+	b.transferNames, b.transferCountries = names, countries
+	return names, countries
+}
+
+// plain is s as a run of plain text.
+func plain(s string) Inline { return Inline{Kind: Plain, Text: s} }
+
+// appendJoin appends to dst the runs joinWith makes of items.
+func (b *builder) appendJoin(dst []Inline, items []string, last int) []Inline {
+	switch len(items) {
+	case 0:
+		return append(dst, plain(b.none))
+	case 1:
+		return append(dst, plain(items[0]))
+	}
+	for i, it := range items {
+		dst = append(dst, plain(it))
+		switch {
+		case i < len(items)-2:
+			dst = append(dst, b.seps[sepList])
+		case i == len(items)-2:
+			dst = append(dst, b.seps[last])
+		}
+	}
+	return dst
+}
+
+// appendCaseFirst changes the case of the first letter of the runs from
+// ins[at] on, as caseFirst does, in ins itself (which must be the
+// caller's scratch, not runs of the document).
+func appendCaseFirst(ins []Inline, at int, upper bool) []Inline {
+	if at >= len(ins) || ins[at].Kind != Plain {
+		return ins
+	}
+	first, rest, split := splitFirst(ins[at].Text, upper)
+	if !split {
+		return ins
+	}
+	ins = slices.Insert(ins, at+1, plain(rest))
+	ins[at] = plain(first)
+	return ins
 }
 
 // mechanism is the name of transfer mechanism m, looked up once per

@@ -240,6 +240,9 @@ type builder struct {
 	ccpaDone         bool
 	serviceCats      []string        // by service position (serviceCategory)
 	mechanisms       []mechanismName // the transfer mechanisms named so far (mechanism)
+	// transferNames and transferCountries are transferCells'.
+	transferNames, transferCountries [][]Inline
+	transferCellsDone                bool
 	// purposeNames are the labels of f.Purposes (purposeLabel).
 	purposeNames     []purposeLabel
 	purposeLabelsSet bool
@@ -333,6 +336,7 @@ func (b *builder) reset() {
 	b.listedDone = false
 	b.serviceCats = b.serviceCats[:0]
 	b.mechanisms = b.mechanisms[:0]
+	b.transferCellsDone = false
 	b.purposeLabelsSet = false
 	b.exampleCache = b.exampleCache[:0]
 	b.categoryNames = b.categoryNames[:0]
