@@ -356,12 +356,30 @@ func genCategories(b *builder) {
 func genPurposes(b *builder) {
 	var t table
 	b.newTable(&t, "purpose", "personalData", "basis")
+	// Each basis's cell, made once for the table: the purposes share a
+	// few bases.
+	type basisCell struct {
+		basis string
+		cell  []Inline
+	}
+	var cb [8]basisCell
+	cells := cb[:0]
 	for i := range b.f.Purposes {
 		p := &b.f.Purposes[i]
-		// A jurisdiction may name its own article (issue 8, j1).
-		var buf [64]byte
-		t.row(b.str(b.purposeLabel(i, purposeName)), b.categoriesIn(&p.categorySet),
-			b.expand(b.labelSegsFor(string(append(append(buf[:0], "basis."...), p.GDPRBasis...)), b.f.Jurisdiction.ID)))
+		var cell []Inline
+		for k := range cells {
+			if cells[k].basis == p.GDPRBasis {
+				cell = cells[k].cell
+				break
+			}
+		}
+		if cell == nil {
+			// A jurisdiction may name its own article (issue 8, j1).
+			var buf [64]byte
+			cell = b.expand(b.labelSegsFor(string(append(append(buf[:0], "basis."...), p.GDPRBasis...)), b.f.Jurisdiction.ID))
+			cells = append(cells, basisCell{p.GDPRBasis, cell})
+		}
+		t.row(b.str(b.purposeLabel(i, purposeName)), b.categoriesIn(&p.categorySet), cell)
 	}
 	b.emit(t.block())
 }
