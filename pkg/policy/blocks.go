@@ -209,6 +209,31 @@ func (b *builder) labelSegsFor(key, jurisdiction string) []segment {
 	return b.labels[key]
 }
 
+// sourcesCell names sources (a data category's or a CCPA group's, in
+// their order) in prose with a capital first letter. A document has a
+// few combinations of its three sources, each made once (the category
+// and CCPA tables repeat them row after row).
+func (b *builder) sourcesCell(sources []string) []Inline {
+	for k := range b.sourceCells {
+		if slices.Equal(b.sourceCells[k].sources, sources) {
+			return b.sourceCells[k].cell
+		}
+	}
+	var sb [3]string
+	names := sb[:0]
+	for _, s := range sources {
+		names = append(names, b.label2("source.", s))
+	}
+	cell := b.capFirst(b.join(names))
+	b.sourceCells = append(b.sourceCells, sourceCell{sources, cell})
+	return cell
+}
+
+type sourceCell struct {
+	sources []string // the facts' own, unchanged while the document is built
+	cell    []Inline
+}
+
 // examples is what a data category includes, limited to what the facts
 // support: no cookie identifiers without cookies, no emails without an
 // email service. Worked out once per category and document.
@@ -343,12 +368,7 @@ func genCategories(b *builder) {
 	b.newTable(&t, "category", "examples", "source")
 	for ci := range b.f.Categories {
 		c := &b.f.Categories[ci]
-		var sb [3]string
-		srcs := sb[:0]
-		for _, s := range c.Sources {
-			srcs = append(srcs, b.label2("source.", s))
-		}
-		t.row(b.str(b.categoryName(ci)), b.examples(c.ID), b.capFirst(b.join(srcs)))
+		t.row(b.str(b.categoryName(ci)), b.examples(c.ID), b.sourcesCell(c.Sources))
 	}
 	b.emit(t.block())
 }
@@ -1211,6 +1231,7 @@ func genCCPACategories(b *builder) {
 	var t table
 	b.newTable(&t, "ccpaCategory", "examples", "source", "purposes", "soldShared")
 	groups := b.ccpaGroups()
+	var notSold []Inline // "No", made once for the table
 	for gi := range groups {
 		g := &groups[gi]
 		var eb [16][]Inline
@@ -1221,18 +1242,18 @@ func genCCPACategories(b *builder) {
 			}
 			examples = append(examples, b.examples(c))
 		}
-		var sb [3]string
-		srcs := sb[:0]
-		for _, s := range g.sources {
-			srcs = append(srcs, b.label2("source.", s))
-		}
 		var pb [32]string
 		ps := b.ccpaPurposeNames(&g.purposes, pb[:0])
-		sold := b.str(b.label("ccpa.soldShared.no"))
+		var sold []Inline
 		if len(g.soldTo) > 0 {
 			sold = b.labelInlines("ccpa.soldShared.yes", extra{phRecipients, b.join(g.soldTo)})
+		} else {
+			if notSold == nil {
+				notSold = b.str(b.label("ccpa.soldShared.no"))
+			}
+			sold = notSold
 		}
-		t.row(b.str(b.label2("ccpa.", g.letter)), b.cat(examples...), b.capFirst(b.join(srcs)), b.semicolons(ps), sold)
+		t.row(b.str(b.label2("ccpa.", g.letter)), b.cat(examples...), b.sourcesCell(g.sources), b.semicolons(ps), sold)
 	}
 	b.emit(t.block())
 }

@@ -240,6 +240,7 @@ type builder struct {
 	ccpaDone         bool
 	serviceCats      []string        // by service position (serviceCategory)
 	mechanisms       []mechanismName // the transfer mechanisms named so far (mechanism)
+	sourceCells      []sourceCell    // sourcesCell's
 	// transferNames and transferCountries are transferCells'.
 	transferNames, transferCountries [][]Inline
 	transferCellsDone                bool
@@ -336,6 +337,7 @@ func (b *builder) reset() {
 	b.listedDone = false
 	b.serviceCats = b.serviceCats[:0]
 	b.mechanisms = b.mechanisms[:0]
+	b.sourceCells = b.sourceCells[:0]
 	b.transferCellsDone = false
 	b.purposeLabelsSet = false
 	b.exampleCache = b.exampleCache[:0]
