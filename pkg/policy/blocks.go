@@ -587,6 +587,28 @@ func genTransfers(b *builder) {
 // document for many jurisdictions have a row per service in each regime's
 // table.
 func (b *builder) transferTable(i int) Block {
+	// A document that shows the tables twice (the general transfers
+	// section and Switzerland's) makes each once: a table reads the
+	// facts and the words of the regime current when it is made.
+	for k := range b.transferTables {
+		if tt := &b.transferTables[k]; tt.regime == i && tt.words == b.regime {
+			return tt.block
+		}
+	}
+	blk := b.makeTransferTable(i)
+	b.transferTables = append(b.transferTables, transferTableMemo{regime: i, words: b.regime, block: blk})
+	return blk
+}
+
+// transferTableMemo is a transfer table made for regime i in the words of
+// a jurisdiction (builder.regime).
+type transferTableMemo struct {
+	regime int
+	words  *catalog.Jurisdiction
+	block  Block
+}
+
+func (b *builder) makeTransferTable(i int) Block {
 	j := &b.f.transferRegimes()[i]
 	var t table
 	b.newTable(&t, "service", "country", "adequacy", "safeguard")

@@ -238,9 +238,10 @@ type builder struct {
 	kindOf           []int          // recipientKinds'
 	kindNames        []string
 	ccpaDone         bool
-	serviceCats      []string        // by service position (serviceCategory)
-	mechanisms       []mechanismName // the transfer mechanisms named so far (mechanism)
-	sourceCells      []sourceCell    // sourcesCell's
+	serviceCats      []string            // by service position (serviceCategory)
+	mechanisms       []mechanismName     // the transfer mechanisms named so far (mechanism)
+	sourceCells      []sourceCell        // sourcesCell's
+	transferTables   []transferTableMemo // the transfer tables made (transferTable)
 	// transferNames and transferCountries are transferCells'.
 	transferNames, transferCountries [][]Inline
 	transferCellsDone                bool
@@ -338,6 +339,7 @@ func (b *builder) reset() {
 	b.serviceCats = b.serviceCats[:0]
 	b.mechanisms = b.mechanisms[:0]
 	b.sourceCells = b.sourceCells[:0]
+	b.transferTables = b.transferTables[:0]
 	b.transferCellsDone = false
 	b.purposeLabelsSet = false
 	b.exampleCache = b.exampleCache[:0]
