@@ -399,9 +399,25 @@ func genPurposes(b *builder) {
 			cell = b.expand(b.labelSegsFor(string(append(append(buf[:0], "basis."...), p.GDPRBasis...)), b.f.Jurisdiction.ID))
 			cells = append(cells, basisCell{p.GDPRBasis, cell})
 		}
-		t.row(b.str(b.purposeLabel(i, purposeName)), b.categoriesIn(&p.categorySet), cell)
+		name, data := b.purposeCells(i)
+		t.row(name, data, cell)
 	}
 	b.emit(t.block())
+}
+
+// purposeCells are the name and data cells of the purpose at position i
+// of the facts' purposes, made once per document: a document for several
+// laws may show the purposes table twice, in each law's terms only the
+// basis differs.
+func (b *builder) purposeCells(i int) (name, data []Inline) {
+	if len(b.purposeRows) != len(b.f.Purposes) {
+		b.purposeRows = append(b.purposeRows[:0], make([][2][]Inline, len(b.f.Purposes))...)
+	}
+	c := &b.purposeRows[i]
+	if c[0] == nil {
+		c[0], c[1] = b.str(b.purposeLabel(i, purposeName)), b.categoriesIn(&b.f.Purposes[i].categorySet)
+	}
+	return c[0], c[1]
 }
 
 func genInterests(b *builder) {

@@ -242,6 +242,7 @@ type builder struct {
 	mechanisms       []mechanismName     // the transfer mechanisms named so far (mechanism)
 	sourceCells      []sourceCell        // sourcesCell's
 	transferTables   []transferTableMemo // the transfer tables made (transferTable)
+	purposeRows      [][2][]Inline       // purposeCells'
 	// transferNames and transferCountries are transferCells'.
 	transferNames, transferCountries [][]Inline
 	transferCellsDone                bool
@@ -340,6 +341,7 @@ func (b *builder) reset() {
 	b.mechanisms = b.mechanisms[:0]
 	b.sourceCells = b.sourceCells[:0]
 	b.transferTables = b.transferTables[:0]
+	b.purposeRows = b.purposeRows[:0]
 	b.transferCellsDone = false
 	b.purposeLabelsSet = false
 	b.exampleCache = b.exampleCache[:0]
