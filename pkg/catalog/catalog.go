@@ -589,12 +589,14 @@ func isHTTPS(u string) bool {
 }
 
 // SetsCookiesKnown reports whether the service is known to store or read
-// information on the visitor's device.
-func (s Service) SetsCookiesKnown() bool { return s.SetsCookies != nil && *s.SetsCookies }
+// information on the visitor's device. It and CookiesUnknown take a
+// pointer: a Service is large, and a value receiver copied all of it at
+// every call (generation asks for each service of each document).
+func (s *Service) SetsCookiesKnown() bool { return s.SetsCookies != nil && *s.SetsCookies }
 
 // CookiesUnknown reports whether it is not known if the service stores or
 // reads information on the visitor's device.
-func (s Service) CookiesUnknown() bool { return s.SetsCookies == nil }
+func (s *Service) CookiesUnknown() bool { return s.SetsCookies == nil }
 
 // Service returns the service with id.
 func (c *Catalog) Service(id string) (Service, bool) {

@@ -428,7 +428,11 @@ func severityOrder(s Severity) int {
 
 // Flags computes the compliance flags of in, each from the catalog.
 func Flags(in Input) []Flag {
-	out := make([]Flag, 0, 8)
+	// Raised in scratch space on the stack and sorted by position: a
+	// Flag is seven strings, which sorting the flags themselves copied
+	// twice at every comparison. The result is a slice of their number.
+	var fb [16]Flag
+	out := fb[:0]
 	has := func(id string) *Law {
 		for i := range in.Laws {
 			if in.Laws[i].ID == id {
@@ -572,7 +576,13 @@ func Flags(in Input) []Flag {
 	}
 	// By severity, code, law and subject, each compared only when the
 	// ones before are equal.
-	slices.SortStableFunc(out, func(a, b Flag) int {
+	var ob [len(fb)]int
+	order := ob[:0]
+	for i := range out {
+		order = append(order, i)
+	}
+	slices.SortStableFunc(order, func(i, j int) int {
+		a, b := &out[i], &out[j]
 		if c := cmp.Compare(severityOrder(a.Severity), severityOrder(b.Severity)); c != 0 {
 			return c
 		}
@@ -584,7 +594,11 @@ func Flags(in Input) []Flag {
 		}
 		return strings.Compare(a.Subject, b.Subject)
 	})
-	return out
+	sorted := make([]Flag, len(out))
+	for k, i := range order {
+		sorted[k] = out[i]
+	}
+	return sorted
 }
 
 // snake turns a camelCase field name into snake_case for a flag code.

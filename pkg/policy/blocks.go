@@ -2,6 +2,7 @@ package policy
 
 import (
 	"slices"
+	"sync"
 
 	"github.com/policygen/policygen/pkg/catalog"
 	"github.com/policygen/policygen/pkg/compliance"
@@ -208,6 +209,31 @@ func (b *builder) labelSegsFor(key, jurisdiction string) []segment {
 	return b.labels[key]
 }
 
+// sourcesCell names sources (a data category's or a CCPA group's, in
+// their order) in prose with a capital first letter. A document has a
+// few combinations of its three sources, each made once (the category
+// and CCPA tables repeat them row after row).
+func (b *builder) sourcesCell(sources []string) []Inline {
+	for k := range b.sourceCells {
+		if slices.Equal(b.sourceCells[k].sources, sources) {
+			return b.sourceCells[k].cell
+		}
+	}
+	var sb [3]string
+	names := sb[:0]
+	for _, s := range sources {
+		names = append(names, b.label2("source.", s))
+	}
+	cell := b.capFirst(b.join(names))
+	b.sourceCells = append(b.sourceCells, sourceCell{sources, cell})
+	return cell
+}
+
+type sourceCell struct {
+	sources []string // the facts' own, unchanged while the document is built
+	cell    []Inline
+}
+
 // examples is what a data category includes, limited to what the facts
 // support: no cookie identifiers without cookies, no emails without an
 // email service. Worked out once per category and document.
@@ -342,12 +368,7 @@ func genCategories(b *builder) {
 	b.newTable(&t, "category", "examples", "source")
 	for ci := range b.f.Categories {
 		c := &b.f.Categories[ci]
-		var sb [3]string
-		srcs := sb[:0]
-		for _, s := range c.Sources {
-			srcs = append(srcs, b.label2("source.", s))
-		}
-		t.row(b.str(b.categoryName(ci)), b.examples(c.ID), b.capFirst(b.join(srcs)))
+		t.row(b.str(b.categoryName(ci)), b.examples(c.ID), b.sourcesCell(c.Sources))
 	}
 	b.emit(t.block())
 }
@@ -355,14 +376,48 @@ func genCategories(b *builder) {
 func genPurposes(b *builder) {
 	var t table
 	b.newTable(&t, "purpose", "personalData", "basis")
+	// Each basis's cell, made once for the table: the purposes share a
+	// few bases.
+	type basisCell struct {
+		basis string
+		cell  []Inline
+	}
+	var cb [8]basisCell
+	cells := cb[:0]
 	for i := range b.f.Purposes {
 		p := &b.f.Purposes[i]
-		// A jurisdiction may name its own article (issue 8, j1).
-		var buf [64]byte
-		t.row(b.str(b.purposeLabel(i, purposeName)), b.categoriesIn(&p.categorySet),
-			b.expand(b.labelSegsFor(string(append(append(buf[:0], "basis."...), p.GDPRBasis...)), b.f.Jurisdiction.ID)))
+		var cell []Inline
+		for k := range cells {
+			if cells[k].basis == p.GDPRBasis {
+				cell = cells[k].cell
+				break
+			}
+		}
+		if cell == nil {
+			// A jurisdiction may name its own article (issue 8, j1).
+			var buf [64]byte
+			cell = b.expand(b.labelSegsFor(string(append(append(buf[:0], "basis."...), p.GDPRBasis...)), b.f.Jurisdiction.ID))
+			cells = append(cells, basisCell{p.GDPRBasis, cell})
+		}
+		name, data := b.purposeCells(i)
+		t.row(name, data, cell)
 	}
 	b.emit(t.block())
+}
+
+// purposeCells are the name and data cells of the purpose at position i
+// of the facts' purposes, made once per document: a document for several
+// laws may show the purposes table twice, in each law's terms only the
+// basis differs.
+func (b *builder) purposeCells(i int) (name, data []Inline) {
+	if len(b.purposeRows) != len(b.f.Purposes) {
+		b.purposeRows = append(b.purposeRows[:0], make([][2][]Inline, len(b.f.Purposes))...)
+	}
+	c := &b.purposeRows[i]
+	if c[0] == nil {
+		c[0], c[1] = b.str(b.purposeLabel(i, purposeName)), b.categoriesIn(&b.f.Purposes[i].categorySet)
+	}
+	return c[0], c[1]
 }
 
 func genInterests(b *builder) {
@@ -543,23 +598,49 @@ func genTransfers(b *builder) {
 // transferTable lists the services that transfer personal data out of the
 // region of regime i (in transferRegimes), with what each transfer rests
 // on under that regime's law. The regime's wording is looked up once per
-// table, not once per row: the table of a document for many jurisdictions
-// has a row per service in each regime's table.
+// table, not once per row, and a service's name and country cells once
+// per document (transferCells), not once per regime: the tables of a
+// document for many jurisdictions have a row per service in each regime's
+// table.
 func (b *builder) transferTable(i int) Block {
+	// A document that shows the tables twice (the general transfers
+	// section and Switzerland's) makes each once: a table reads the
+	// facts and the words of the regime current when it is made.
+	for k := range b.transferTables {
+		if tt := &b.transferTables[k]; tt.regime == i && tt.words == b.regime {
+			return tt.block
+		}
+	}
+	blk := b.makeTransferTable(i)
+	b.transferTables = append(b.transferTables, transferTableMemo{regime: i, words: b.regime, block: blk})
+	return blk
+}
+
+// transferTableMemo is a transfer table made for regime i in the words of
+// a jurisdiction (builder.regime).
+type transferTableMemo struct {
+	regime int
+	words  *catalog.Jurisdiction
+	block  Block
+}
+
+func (b *builder) makeTransferTable(i int) Block {
 	j := &b.f.transferRegimes()[i]
 	var t table
 	b.newTable(&t, "service", "country", "adequacy", "safeguard")
 	t.header[2] = b.str(b.jlabel("table.adequacy"))
 	var (
 		labelled                       bool
-		unknownCountry                 string
 		adequacyYes, safeguardAdequacy string
 		adequacyDPF, safeguardDPF      string
 		adequacyNo, adequacyUnknown    string
 		safeguardAlso, safeguardNone   string
-		ab                             [16]string // a row's access countries
-		nb                             [8]string  // a row's named mechanisms
+		adequacyCells                  [4][]Inline // by adequacy's label, made when first used
+		ab                             [16]string  // a row's access countries
+		nb                             [8]string   // a row's named mechanisms
+		cb                             [24]Inline  // a row's safeguard cell
 	)
+	names, countries := b.transferCells()
 	for k := range b.f.Services {
 		s := &b.f.Services[k]
 		out, basis := b.f.transferOf(i, k)
@@ -568,16 +649,12 @@ func (b *builder) transferTable(i int) Block {
 		}
 		if !labelled {
 			labelled = true
-			unknownCountry = b.label("country.unknown")
 			adequacyYes, safeguardAdequacy = b.jlabel("adequacy.yes"), b.jlabel("safeguard.adequacy")
 			adequacyDPF, safeguardDPF = b.jlabel("adequacy.dpf"), b.jlabel("safeguard.dpf")
 			adequacyNo, adequacyUnknown = b.jlabel("adequacy.no"), b.label("adequacy.unknown")
 			safeguardAlso, safeguardNone = b.label("safeguard.also"), b.label("safeguard.unknown")
 		}
-		country := b.str(unknownCountry)
-		if s.ProviderCountry != "" {
-			country = b.str(b.country(s.ProviderCountry))
-		}
+		country := countries[k]
 		access := ab[:0]
 		for _, c := range s.AccessCountries {
 			if !slices.Contains(j.Countries, c) && c != s.ProviderCountry {
@@ -588,39 +665,127 @@ func (b *builder) transferTable(i int) Block {
 			country = b.labelInlines("transfer.access", extra{phCountry, country}, extra{phAccess, b.join(access)})
 		}
 		var adequacy, safeguard string
+		ak := 0
 		switch basis {
 		case basisAdequacy:
 			adequacy, safeguard = adequacyYes, safeguardAdequacy
 		case basisDPF:
-			adequacy, safeguard = adequacyDPF, safeguardDPF
+			adequacy, safeguard, ak = adequacyDPF, safeguardDPF, 1
 		default:
-			adequacy = adequacyNo
+			adequacy, ak = adequacyNo, 2
 			if s.ProviderCountry == "" {
-				adequacy = adequacyUnknown
+				adequacy, ak = adequacyUnknown, 3
 			}
+		}
+		if adequacyCells[ak] == nil {
+			adequacyCells[ak] = b.str(adequacy)
 		}
 		named := nb[:0]
 		// The implied certification is the DPF basis, never named here.
-		for _, m := range s.Transfers[j.ID] {
+		for _, m := range b.f.statedOf(i, k) {
 			if m != j.Certification {
-				named = append(named, b.label2("mechanism.", m))
+				named = append(named, b.mechanism(m))
 			}
 		}
-		var cell []Inline
+		// The cell is composed in cb and copied once.
+		cell := cb[:0]
 		switch {
 		case len(named) > 0 && safeguard != "":
-			cell = b.cat(b.strs(safeguard, "; ", safeguardAlso, " "), b.join(named), b.str("."))
+			cell = append(cell, plain(safeguard), plain("; "), plain(safeguardAlso), plain(" "))
+			cell = append(b.appendJoin(cell, named, sepLast), plain("."))
 		case len(named) > 0:
-			cell = b.cat(b.capFirst(b.join(named)), b.str("."))
+			cell = append(b.appendJoin(cell, named, sepLast), plain("."))
+			cell = appendCaseFirst(cell, 0, true)
 		case safeguard == "":
-			cell = b.strs(safeguardNone, ".")
+			cell = append(cell, plain(safeguardNone), plain("."))
 		default:
-			cell = b.strs(safeguard, ".")
+			cell = append(cell, plain(safeguard), plain("."))
 		}
-		t.row(b.str(s.Name), country, b.str(adequacy), cell)
+		t.row(names[k], country, adequacyCells[ak], b.ins.copy(cell))
 	}
 	return t.block()
 }
+
+// transferCells are the name and country cells of the facts' services
+// (by position), which read the same in every regime's transfer table:
+// made once per document, when the first table asks for them.
+func (b *builder) transferCells() (names, countries [][]Inline) {
+	n := len(b.f.Services)
+	if len(b.transferNames) == n && b.transferCellsDone {
+		return b.transferNames, b.transferCountries
+	}
+	b.transferCellsDone = true
+	names, countries = b.transferNames[:0], b.transferCountries[:0]
+	var unknown []Inline
+	for k := range b.f.Services {
+		s := &b.f.Services[k]
+		names = append(names, b.str(s.Name))
+		if s.ProviderCountry != "" {
+			countries = append(countries, b.str(b.country(s.ProviderCountry)))
+			continue
+		}
+		if unknown == nil {
+			unknown = b.str(b.label("country.unknown"))
+		}
+		countries = append(countries, unknown)
+	}
+	b.transferNames, b.transferCountries = names, countries
+	return names, countries
+}
+
+// plain is s as a run of plain text.
+func plain(s string) Inline { return Inline{Kind: Plain, Text: s} }
+
+// appendJoin appends to dst the runs joinWith makes of items.
+func (b *builder) appendJoin(dst []Inline, items []string, last int) []Inline {
+	switch len(items) {
+	case 0:
+		return append(dst, plain(b.none))
+	case 1:
+		return append(dst, plain(items[0]))
+	}
+	for i, it := range items {
+		dst = append(dst, plain(it))
+		switch {
+		case i < len(items)-2:
+			dst = append(dst, b.seps[sepList])
+		case i == len(items)-2:
+			dst = append(dst, b.seps[last])
+		}
+	}
+	return dst
+}
+
+// appendCaseFirst changes the case of the first letter of the runs from
+// ins[at] on, as caseFirst does, in ins itself (which must be the
+// caller's scratch, not runs of the document).
+func appendCaseFirst(ins []Inline, at int, upper bool) []Inline {
+	if at >= len(ins) || ins[at].Kind != Plain {
+		return ins
+	}
+	first, rest, split := splitFirst(ins[at].Text, upper)
+	if !split {
+		return ins
+	}
+	ins = slices.Insert(ins, at+1, plain(rest))
+	ins[at] = plain(first)
+	return ins
+}
+
+// mechanism is the name of transfer mechanism m, looked up once per
+// document: the transfer tables name a few mechanisms in many rows.
+func (b *builder) mechanism(m string) string {
+	for _, n := range b.mechanisms {
+		if sameString(n.id, m) {
+			return n.name
+		}
+	}
+	name := b.label2("mechanism.", m)
+	b.mechanisms = append(b.mechanisms, mechanismName{m, name})
+	return name
+}
+
+type mechanismName struct{ id, name string }
 
 // genRepresentatives names the Art. 27 representative in each regime's
 // region where the business is not established.
@@ -653,16 +818,17 @@ const (
 // certifiedImplied reports whether a certified U.S. provider is covered by
 // the jurisdiction's certification mechanism without stating it (the
 // EU-U.S. DPF; the UK Extension must be stated).
-func certifiedImplied(j *catalog.Jurisdiction, s *ServiceFact) bool {
+// stated are the mechanisms stated for the service (Facts.statedOf).
+func certifiedImplied(j *catalog.Jurisdiction, s *ServiceFact, stated []string) bool {
 	certified := s.ProviderCountry == "US" && s.DataPrivacyFramework != nil && *s.DataPrivacyFramework
-	return j.CertificationImplied && certified && !slices.Contains(s.Transfers[j.ID], j.Certification)
+	return j.CertificationImplied && certified && !slices.Contains(stated, j.Certification)
 }
 
 // transferBasis is what a service's transfer out of the region g of
-// regime j rests on.
-func (g *regionSets) transferBasis(j *catalog.Jurisdiction, s *ServiceFact) int {
-	stated := s.Transfers[j.ID]
-	implied := certifiedImplied(j, s)
+// regime j rests on, stated being the mechanisms stated for it there
+// (Facts.statedOf).
+func (g *regionSets) transferBasis(j *catalog.Jurisdiction, s *ServiceFact, stated []string) int {
+	implied := certifiedImplied(j, s, stated)
 	hasMech := func(m string) bool { return implied && m == j.Certification || slices.Contains(stated, m) }
 	adequate := func(c string) bool { return g.adequate.has(c) || g.countries.has(c) }
 	accessOK := !slices.ContainsFunc(s.AccessCountries, func(c string) bool { return !adequate(c) })
@@ -681,14 +847,16 @@ func (g *regionSets) transferBasis(j *catalog.Jurisdiction, s *ServiceFact) int 
 // extra cells inserted after the fourth (the cookie policy's party
 // column).
 func (b *builder) cookieRows(t *table, party []Inline) {
-	kind := func(essential bool) []Inline {
-		switch {
-		case essential:
-			return b.str(b.label("cookie.essential"))
-		case b.f.gdprFamily():
-			return b.str(b.label("cookie.nonEssential"))
+	// The two kinds' words, looked up once for the table.
+	essential, nonEssential := b.label("cookie.essential"), b.label("cookie.nonEssential.US-CA")
+	if b.f.gdprFamily() {
+		nonEssential = b.label("cookie.nonEssential")
+	}
+	kind := func(essentialCookie bool) []Inline {
+		if essentialCookie {
+			return b.str(essential)
 		}
-		return b.str(b.label("cookie.nonEssential.US-CA"))
+		return b.str(nonEssential)
 	}
 	row := func(name, provider, purpose, duration, kind []Inline) {
 		if party == nil {
@@ -697,12 +865,13 @@ func (b *builder) cookieRows(t *table, party []Inline) {
 			t.row(name, provider, purpose, duration, party, kind)
 		}
 	}
+	durationUnknown := b.label("cookie.durationUnknown")
 	for i := range b.f.Services {
 		s := &b.f.Services[i]
 		for _, c := range s.Cookies {
 			d := c.Duration
 			if d == "" {
-				d = b.label("cookie.durationUnknown")
+				d = durationUnknown
 			}
 			row(b.str(c.Name), b.str(s.Name), b.str(c.Purpose), b.str(d), kind(s.Essential))
 		}
@@ -710,7 +879,7 @@ func (b *builder) cookieRows(t *table, party []Inline) {
 		// than leave the service out of the table.
 		if s.SetsCookiesKnown() && len(s.Cookies) == 0 {
 			row(b.str(b.label("cookie.unlisted")), b.str(s.Name), b.str(b.label("cookie.unlistedPurpose")),
-				b.str(b.label("cookie.durationUnknown")), kind(s.Essential))
+				b.str(durationUnknown), kind(s.Essential))
 		}
 	}
 	if b.f.AnalyticsCookiesAssumed {
@@ -892,9 +1061,37 @@ type ccpaGroup struct {
 	disclosed  []string // service categories of service-provider recipients
 	// discloseFor are the purposes of those recipients.
 	discloseFor posSet
+	// soldSet and disclosedSet hold the service categories of soldTo
+	// and disclosed, by their number in recipientKinds.
+	soldSet, disclosedSet posSet
 }
 
 var ccpaLetters = []string{"A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L", "other"}
+
+// ccpaLettersOf are the positions in ccpaLetters of each catalog data
+// category's CCPA letters (those ccpaLetters holds), by catalog
+// position, made on first use.
+var ccpaLettersOf = sync.OnceValue(func() [][]int {
+	c := cat()
+	out := make([][]int, len(c.DataCategories))
+	for i := range c.DataCategories {
+		for _, letter := range c.DataCategories[i].CCPA {
+			if gi := slices.Index(ccpaLetters, letter); gi >= 0 {
+				out[i] = append(out[i], gi)
+			}
+		}
+	}
+	return out
+})
+
+// ccpaRecipients is what one data category's recipients add to each CCPA
+// group it falls in: their service categories (by number in
+// recipientKinds, each once, in the order of the services) and their
+// purposes, those that sell or share apart from the others.
+type ccpaRecipients struct {
+	sold, disclosed      []int
+	soldFor, discloseFor posSet
+}
 
 // ccpaGroups are the statutory CCPA categories the facts hold, in the
 // order of ccpaLetters, worked out once per document (three generators
@@ -918,14 +1115,32 @@ func (b *builder) ccpaGroups() []ccpaGroup {
 		g.purposes.reset()
 		g.soldFor.reset()
 		g.discloseFor.reset()
+		g.soldSet.reset()
+		g.disclosedSet.reset()
 	}
+	kinds, names := b.recipientKinds()
+	lettersOf := ccpaLettersOf()
+	r := &b.ccpaRecipients
 	for ci := range b.f.Categories {
 		c := &b.f.Categories[ci]
-		for _, letter := range c.CCPA {
-			gi := slices.Index(ccpaLetters, letter)
-			if gi < 0 {
-				continue
+		if c.pos >= len(lettersOf) || len(lettersOf[c.pos]) == 0 {
+			continue
+		}
+		// Its recipients, worked out once for every letter it has.
+		r.sold, r.disclosed = r.sold[:0], r.disclosed[:0]
+		r.soldFor.reset()
+		r.discloseFor.reset()
+		for si := c.recipientSet.next(0); si >= 0; si = c.recipientSet.next(si + 1) {
+			s := &b.f.Services[si]
+			if s.SellsOrShares {
+				r.sold = append(r.sold, kinds[si])
+				r.soldFor.union(&s.purposeSet)
+			} else {
+				r.disclosed = append(r.disclosed, kinds[si])
+				r.discloseFor.union(&s.purposeSet)
 			}
+		}
+		for _, gi := range lettersOf[c.pos] {
 			g := &groups[gi]
 			if n := len(g.categories); n > 0 && g.categories[n-1] == c.ID {
 				continue // a letter listed twice
@@ -933,17 +1148,18 @@ func (b *builder) ccpaGroups() []ccpaGroup {
 			g.categories = append(g.categories, c.ID)
 			g.sources = addUnique(g.sources, c.Sources...)
 			g.purposes.union(&c.purposeSet)
-			for si := c.recipientSet.next(0); si >= 0; si = c.recipientSet.next(si + 1) {
-				s := &b.f.Services[si]
-				cat := b.serviceCategory(si)
-				if s.SellsOrShares {
-					g.soldTo = addUnique(g.soldTo, cat)
-					g.soldFor.union(&s.purposeSet)
-				} else {
-					g.disclosed = addUnique(g.disclosed, cat)
-					g.discloseFor.union(&s.purposeSet)
+			for _, k := range r.sold {
+				if g.soldSet.add(k) {
+					g.soldTo = append(g.soldTo, names[k])
 				}
 			}
+			g.soldFor.union(&r.soldFor)
+			for _, k := range r.disclosed {
+				if g.disclosedSet.add(k) {
+					g.disclosed = append(g.disclosed, names[k])
+				}
+			}
+			g.discloseFor.union(&r.discloseFor)
 		}
 	}
 	// Drop the letters no category falls in, keeping the order; a
@@ -958,6 +1174,24 @@ func (b *builder) ccpaGroups() []ccpaGroup {
 	}
 	b.ccpa = groups[:n]
 	return b.ccpa
+}
+
+// recipientKinds numbers the names of the services' categories
+// (serviceCategory), each name once: kinds holds each service's number,
+// by its position in the facts' services, and names the names.
+func (b *builder) recipientKinds() (kinds []int, names []string) {
+	kinds, names = b.kindOf[:0], b.kindNames[:0]
+	for i := range b.f.Services {
+		n := b.serviceCategory(i)
+		k := slices.IndexFunc(names, func(s string) bool { return sameString(s, n) })
+		if k < 0 {
+			k = len(names)
+			names = append(names, n)
+		}
+		kinds = append(kinds, k)
+	}
+	b.kindOf, b.kindNames = kinds, names
+	return kinds, names
 }
 
 // purposeLabel holds, for one of the facts' purposes, the labels that
@@ -1035,6 +1269,7 @@ func genCCPACategories(b *builder) {
 	var t table
 	b.newTable(&t, "ccpaCategory", "examples", "source", "purposes", "soldShared")
 	groups := b.ccpaGroups()
+	var notSold []Inline // "No", made once for the table
 	for gi := range groups {
 		g := &groups[gi]
 		var eb [16][]Inline
@@ -1045,18 +1280,18 @@ func genCCPACategories(b *builder) {
 			}
 			examples = append(examples, b.examples(c))
 		}
-		var sb [3]string
-		srcs := sb[:0]
-		for _, s := range g.sources {
-			srcs = append(srcs, b.label2("source.", s))
-		}
 		var pb [32]string
 		ps := b.ccpaPurposeNames(&g.purposes, pb[:0])
-		sold := b.str(b.label("ccpa.soldShared.no"))
+		var sold []Inline
 		if len(g.soldTo) > 0 {
 			sold = b.labelInlines("ccpa.soldShared.yes", extra{phRecipients, b.join(g.soldTo)})
+		} else {
+			if notSold == nil {
+				notSold = b.str(b.label("ccpa.soldShared.no"))
+			}
+			sold = notSold
 		}
-		t.row(b.str(b.label2("ccpa.", g.letter)), b.cat(examples...), b.capFirst(b.join(srcs)), b.semicolons(ps), sold)
+		t.row(b.str(b.label2("ccpa.", g.letter)), b.cat(examples...), b.sourcesCell(g.sources), b.semicolons(ps), sold)
 	}
 	b.emit(t.block())
 }

@@ -234,8 +234,18 @@ type builder struct {
 	listedDone       bool              // jurisdictionBits is this document's
 	lastLaw          []int             // by listed jurisdiction: its last law with a name (setVars)
 	ccpa             []ccpaGroup
+	ccpaRecipients   ccpaRecipients // ccpaGroups' scratch space
+	kindOf           []int          // recipientKinds'
+	kindNames        []string
 	ccpaDone         bool
-	serviceCats      []string // by service position (serviceCategory)
+	serviceCats      []string            // by service position (serviceCategory)
+	mechanisms       []mechanismName     // the transfer mechanisms named so far (mechanism)
+	sourceCells      []sourceCell        // sourcesCell's
+	transferTables   []transferTableMemo // the transfer tables made (transferTable)
+	purposeRows      [][2][]Inline       // purposeCells'
+	// transferNames and transferCountries are transferCells'.
+	transferNames, transferCountries [][]Inline
+	transferCellsDone                bool
 	// purposeNames are the labels of f.Purposes (purposeLabel).
 	purposeNames     []purposeLabel
 	purposeLabelsSet bool
@@ -328,6 +338,11 @@ func (b *builder) reset() {
 	b.ccpaDone = false
 	b.listedDone = false
 	b.serviceCats = b.serviceCats[:0]
+	b.mechanisms = b.mechanisms[:0]
+	b.sourceCells = b.sourceCells[:0]
+	b.transferTables = b.transferTables[:0]
+	b.purposeRows = b.purposeRows[:0]
+	b.transferCellsDone = false
 	b.purposeLabelsSet = false
 	b.exampleCache = b.exampleCache[:0]
 	b.categoryNames = b.categoryNames[:0]
@@ -372,7 +387,11 @@ func (b *builder) hasLabel2(k1, k2 string) bool {
 // two of them share is refilled at every other lookup.
 type labelCache [labelCacheSize / 2][2]labelEntry
 
-const labelCacheSize = 1024 // a power of two
+// labelCacheSize is a power of two, several times the distinct keys of
+// the largest documents (about 750 for 34 jurisdictions): with 1024
+// entries, a few dozen of those keys were pushed out by others at every
+// document, each then hashed and looked up in the language's table again.
+const labelCacheSize = 4096
 
 type labelEntry struct {
 	t              *Wording
@@ -667,7 +686,7 @@ func (b *builder) setVars() {
 	var kb [24]string
 	cats := kb[:0]
 	for i := range f.Services {
-		cats = addUnique(cats, b.label2("serviceCategory.", f.Services[i].Category))
+		cats = addUnique(cats, b.serviceCategory(i))
 	}
 	if len(f.Unknown) > 0 {
 		cats = addUnique(cats, b.label("serviceCategory.unknown"))
@@ -751,6 +770,7 @@ func (b *builder) setVars() {
 		}
 	}
 	primary := 0
+	var missingRepresentative []Inline // made once, for every jurisdiction without one
 	for i := range f.Jurisdictions {
 		r := &f.Jurisdictions[i]
 		if r.ID == f.Jurisdiction.ID {
@@ -778,7 +798,10 @@ func (b *builder) setVars() {
 		if rep := f.representativeFor(r); rep != "" {
 			rv[phRepresentative] = value{ins: b.str(userText(rep)), ok: true}
 		} else {
-			rv[phRepresentative] = value{ins: b.missing("representative"), ok: true}
+			if missingRepresentative == nil {
+				missingRepresentative = b.missing("representative")
+			}
+			rv[phRepresentative] = value{ins: missingRepresentative, ok: true}
 		}
 	}
 	// Clauses about no one jurisdiction speak of the primary one's law,

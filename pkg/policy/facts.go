@@ -93,8 +93,8 @@ type PurposeFact struct {
 
 // ServiceFact is a requested service with what the facts add to its entry.
 type ServiceFact struct {
-	// Service is the catalog's entry (shared: never changed), or a copy
-	// of it with the request's transfer safeguards added.
+	// Service is the catalog's entry (shared: never changed); the
+	// request's transfer safeguards are in Facts.statedOf.
 	*catalog.Service
 	Purposes []string
 	// Transfer is true when the provider is established outside the
@@ -217,6 +217,10 @@ type factScratch struct {
 	// in turn: 0 where the service transfers nothing out of the regime's
 	// region, else the transfer's basis plus one (basisAdequacy..basisNone).
 	transfers []uint8
+	// stated are statedOf's answers, in the same order; statedBuf holds
+	// those that add the request's safeguards to the catalog's.
+	stated    [][]string
+	statedBuf []string
 }
 
 // reset empties f for the next document, keeping every slice's storage.
@@ -246,6 +250,7 @@ func (f *Facts) reset(c *catalog.Catalog) {
 	clear(s.catUsed)
 	clear(s.purpUsed)
 	s.transfers = s.transfers[:0]
+	s.stated, s.statedBuf = s.stated[:0], s.statedBuf[:0]
 	if f.Set == nil {
 		f.Set = compliance.FactSet{}
 	}
@@ -356,67 +361,45 @@ func (f *Facts) build(req Request) error {
 	for i := range regimes {
 		regions = append(regions, regionOf(&regimes[i]))
 	}
+	uses := serviceUses()
 	for _, id := range ids {
-		sv, ok := cat.ServiceEntry(id)
-		if !ok {
+		u := uses[id]
+		if u == nil {
 			// Not in the catalog: named in the document, described by
 			// nothing it cannot know, and a to-do.
 			f.Unknown = append(f.Unknown, id)
 			continue
 		}
-		// Safeguards the business states for its contract with the
-		// provider add to those the provider states.
-		if extra := req.TransferSafeguards[sv.ID]; len(extra) > 0 {
-			own := *sv // the catalog's entry stays as it is
-			sv = &own
-			t := map[string][]string{}
-			for k, v := range sv.Transfers {
-				t[k] = slices.Clone(v)
-			}
-			// Each mechanism counts for the regime whose law knows it.
-			for _, r := range f.transferRegimes() {
-				for _, m := range extra {
-					if slices.Contains(r.TransferMechanisms, m) {
-						t[r.ID] = addUnique(t[r.ID], m)
-					}
-				}
-			}
-			sv.Transfers = t
+		if u.err != nil {
+			return u.err
 		}
-		sc, _ := cat.ServiceCategory(sv.Category)
-		f.Services = append(f.Services, ServiceFact{Service: sv, Purposes: sc.Purposes})
+		sv := u.svc
+		f.Services = append(f.Services, ServiceFact{Service: sv, Purposes: u.purposes, purposeSet: u.purposeSet})
 		sf := &f.Services[len(f.Services)-1]
-		for _, p := range sf.Purposes {
-			if pi := cat.PurposeIndex(p); pi >= 0 {
-				sf.purposeSet.add(pi)
-			}
-		}
 		// A provider of unknown country may be outside the region: the
 		// document says so rather than that nothing is transferred.
+		extra := req.TransferSafeguards[sv.ID]
 		for i := range regimes {
+			stated := f.appendStated(&regimes[i], sv, extra)
 			t := uint8(0)
 			if regions[i].transfersOut(sf.Service) {
-				t = uint8(regions[i].transferBasis(&regimes[i], sf)) + 1
+				t = uint8(regions[i].transferBasis(&regimes[i], sf, stated)) + 1
 				sf.Transfer = true
 			}
 			s.transfers = append(s.transfers, t)
+			s.stated = append(s.stated, stated)
 		}
 		// A category the service category narrows (a payment provider's
 		// device data serves fraud screening, not the payment itself) is
 		// used only for those purposes.
-		for _, c := range sf.DataCategories {
+		for k := range u.categories {
+			cu := &u.categories[k]
 			// A host stores what the website collects: data people give
 			// only when the business collects that kind of data.
-			if sf.Category == "hosting" && !slices.Contains(deviceCategories, c) && !slices.Contains(own, c) {
+			if sf.Category == "hosting" && !cu.device && !slices.Contains(own, cu.id) {
 				continue
 			}
-			ps := sc.Purposes
-			if only, ok := sc.CategoryPurposes[c]; ok {
-				ps = only
-			}
-			if err := f.add(cat, []string{c}, ps, "", len(f.Services)-1); err != nil {
-				return err
-			}
+			f.addUse(cat, cu, len(f.Services)-1)
 		}
 		if sf.JointController != nil && *sf.JointController {
 			joint = true
@@ -625,6 +608,119 @@ func (f *Facts) add(cat *catalog.Catalog, categories, purposes []string, source 
 	return nil
 }
 
+// addUse records what service (its position in f.Services) does with one
+// of its data categories, as add does for one category.
+func (f *Facts) addUse(cat *catalog.Catalog, cu *categoryUse, service int) {
+	s := &f.scr
+	serviceID := f.Services[service].ID
+	cf := &s.cats[cu.pos]
+	if !s.catUsed[cu.pos] {
+		s.catUsed[cu.pos] = true
+		cf.DataCategory = cat.DataCategories[cu.pos]
+	}
+	for k, pi := range cu.purposePos {
+		pf := &s.purps[pi]
+		if !s.purpUsed[pi] {
+			s.purpUsed[pi] = true
+			pf.Purpose = cat.Purposes[pi]
+		}
+		pf.categorySet.add(cu.pos)
+		if pf.serviceSet.add(service) {
+			pf.Services = append(pf.Services, serviceID)
+		}
+		if cf.purposeSet.add(pi) {
+			cf.Purposes = append(cf.Purposes, cu.purposes[k])
+		}
+	}
+	cf.Sources = addUnique(cf.Sources, cu.source)
+	if cf.recipientSet.add(service) {
+		cf.Recipients = append(cf.Recipients, serviceID)
+	}
+}
+
+// serviceUse is what the facts take from a catalog service, worked out
+// once from the catalog (serviceUses) rather than for every document
+// that names the service: its category's purposes, with their positions,
+// and what each of its data categories is used for.
+type serviceUse struct {
+	svc        *catalog.Service
+	purposes   []string // its service category's
+	purposeSet posSet   // their positions in the catalog
+	categories []categoryUse
+	err        error // an id the catalog does not know
+}
+
+// categoryUse is one data category of a service: what add works out for
+// it from the service category's purposes.
+type categoryUse struct {
+	id     string
+	pos    int    // in the catalog's data categories
+	device bool   // one of deviceCategories
+	source string // where the service gets it (you, device, derived)
+	// purposes are those it serves (a category the service category
+	// narrows serves only those; one restricted in the catalog only those
+	// of its own that apply), with their positions in the catalog.
+	purposes   []string
+	purposePos []int
+}
+
+// serviceUses are every catalog service's uses, by id, made on first use.
+var serviceUses = sync.OnceValue(func() map[string]*serviceUse {
+	c := cat()
+	m := make(map[string]*serviceUse, len(c.Services))
+	for i := range c.Services {
+		sv := &c.Services[i]
+		sc, _ := c.ServiceCategory(sv.Category)
+		u := &serviceUse{svc: sv, purposes: sc.Purposes}
+		for _, p := range sc.Purposes {
+			if pi := c.PurposeIndex(p); pi >= 0 {
+				u.purposeSet.add(pi)
+			}
+		}
+		for _, id := range sv.DataCategories {
+			ci := categoryIndex(c, id)
+			if ci < 0 {
+				u.err = fmt.Errorf("policy: unknown data category %q", id)
+				break
+			}
+			ps := sc.Purposes
+			if only, ok := sc.CategoryPurposes[id]; ok {
+				ps = only
+			}
+			// As add narrows a restricted category's purposes.
+			if dc := &c.DataCategories[ci]; len(dc.Purposes) > 0 {
+				var r []string
+				for _, p := range ps {
+					if slices.Contains(dc.Purposes, p) {
+						r = append(r, p)
+					}
+				}
+				if len(r) > 0 {
+					ps = r
+				}
+			}
+			cu := categoryUse{id: id, pos: ci, device: slices.Contains(deviceCategories, id), source: "you", purposes: ps}
+			if cu.device {
+				cu.source = "device"
+			}
+			if id == "inferences" {
+				cu.source = "derived"
+			}
+			for _, p := range ps {
+				pi := c.PurposeIndex(p)
+				if pi < 0 {
+					u.err = fmt.Errorf("policy: unknown purpose %q", p)
+					break
+				}
+				cu.purposePos = append(cu.purposePos, pi)
+			}
+			u.categories = append(u.categories, cu)
+		}
+		m[sv.ID] = u
+	}
+	return m
+})
+
 // categoryIndex is the position of data category id in the catalog.
 func categoryIndex(cat *catalog.Catalog, id string) int {
 	return cat.DataCategoryIndex(id)
@@ -744,6 +840,42 @@ func (f *Facts) transferRegimes() []catalog.Jurisdiction {
 func (f *Facts) transferOf(i, k int) (out bool, basis int) {
 	t := f.scr.transfers[k*len(f.transferRegimes())+i]
 	return t != 0, int(t) - 1
+}
+
+// statedOf is the transfer mechanisms stated for service k (in Services)
+// under regime i (in transferRegimes): the provider's (its catalog
+// entry's Transfers) and then those the request's transferSafeguards add
+// for it that the regime's law knows.
+func (f *Facts) statedOf(i, k int) []string {
+	return f.scr.stated[k*len(f.transferRegimes())+i]
+}
+
+// appendStated works out statedOf's answer for service s under regime r,
+// extra being the safeguards the request states for s. The catalog's
+// list is used as it is when the request adds nothing to it; a longer
+// one is made in statedBuf, so that the facts copy no service entry.
+func (f *Facts) appendStated(r *catalog.Jurisdiction, s *catalog.Service, extra []string) []string {
+	stated := s.Transfers[r.ID]
+	start := -1
+	for _, m := range extra {
+		if !slices.Contains(r.TransferMechanisms, m) {
+			continue // it counts for the regime whose law knows it
+		}
+		if start < 0 {
+			if slices.Contains(stated, m) {
+				continue
+			}
+			start = len(f.scr.statedBuf)
+			f.scr.statedBuf = append(f.scr.statedBuf, stated...)
+		}
+		if buf := f.scr.statedBuf; !slices.Contains(buf[start:], m) {
+			f.scr.statedBuf = append(buf, m)
+		}
+	}
+	if start < 0 {
+		return stated
+	}
+	return f.scr.statedBuf[start:len(f.scr.statedBuf):len(f.scr.statedBuf)]
 }
 
 // transfersOut reports whether a service's provider is, or may access the
