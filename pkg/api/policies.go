@@ -306,11 +306,7 @@ func evidence(p store.Summary) ([]policy.Evidence, error) {
 		return nil, errs.E(errs.Conflict, "evidence_unavailable",
 			"this policy was generated with template version %s and evidence is computed with %s: generate it again to get evidence for the current text", p.TemplateVersion, policy.TemplateVersion)
 	}
-	doc, _, _, err := policy.Compose(p.Request)
-	if err != nil {
-		return nil, err
-	}
-	return doc.Evidence, nil
+	return policy.EvidenceOf(p.Request)
 }
 
 func (s *server) handleDelete(w http.ResponseWriter, r *http.Request) error {

@@ -116,6 +116,21 @@ func Compose(req Request) (*Document, *Facts, []compliance.Requirement, error) {
 	return doc, facts, applicable, err
 }
 
+// EvidenceOf is the evidence of req's document, as Generate gives it,
+// without rendering the document. It composes in pooled working memory
+// (Compose allocates its own, several hundred KB, because the tree it
+// returns lives there); the evidence is the document's own and stays
+// valid.
+func EvidenceOf(req Request) ([]Evidence, error) {
+	st := states.Get().(*state)
+	defer states.Put(st)
+	doc, _, _, err := st.compose(req)
+	if err != nil {
+		return nil, err
+	}
+	return doc.Evidence, nil
+}
+
 func (st *state) compose(req Request) (*Document, *Facts, []*compliance.Requirement, error) {
 	fail := func(err error) (*Document, *Facts, []*compliance.Requirement, error) {
 		return nil, nil, nil, errs.Wrap(err, errs.Internal, "internal", "internal error")

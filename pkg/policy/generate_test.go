@@ -1365,3 +1365,34 @@ func lawsFor(laws []compliance.Law, ids []string) []compliance.Law {
 	}
 	return out
 }
+
+// TestEvidenceOf: the evidence without the text is Generate's, and stays
+// as it was while later documents reuse the pooled working memory.
+func TestEvidenceOf(t *testing.T) {
+	c := mustCatalog(t)
+	var reqs []Request
+	for _, j := range []string{"EU", "US", "US-CA", "BR,JP,US", "UK"} {
+		req := Request{Type: "privacy", BusinessName: "Evidence Ltd", WebsiteURL: "https://evidence.example",
+			BusinessType: "ecommerce", Language: "en", Jurisdiction: j, Format: "markdown",
+			CollectsPayments: true, CollectsUserData: true, UsesAnalytics: true, ThirdPartyServices: serviceMix(c)}
+		completeRequest(&req)
+		reqs = append(reqs, req)
+	}
+	got := make([][]Evidence, len(reqs))
+	for i, req := range reqs {
+		ev, err := EvidenceOf(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[i] = ev
+	}
+	for i, req := range reqs {
+		res, err := Generate(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Evidence) == 0 || !slices.Equal(got[i], res.Evidence) {
+			t.Errorf("%s: EvidenceOf gave %d entries, Generate %d, or they differ", req.Jurisdiction, len(got[i]), len(res.Evidence))
+		}
+	}
+}
