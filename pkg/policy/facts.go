@@ -207,7 +207,8 @@ type factScratch struct {
 	jids     []string
 	ids      []string
 	own      []string
-	used     []string
+	used     []string // categoryUseOf's scratch
+	usedPos  []int
 	cats     []CategoryFact // by catalog position
 	catUsed  []bool
 	purps    []PurposeFact // by catalog position
@@ -542,77 +543,80 @@ const noService = -1
 // by that service.
 func (f *Facts) add(cat *catalog.Catalog, categories, purposes []string, source string, service int) error {
 	s := &f.scr
-	var serviceID string
-	if service != noService {
-		serviceID = f.Services[service].ID
-	}
 	for _, c := range categories {
-		ci := categoryIndex(cat, c)
-		if ci < 0 {
-			return fmt.Errorf("policy: unknown data category %q", c)
+		cu, err := categoryUseOf(cat, c, purposes, source, &s.used, &s.usedPos)
+		if err != nil {
+			return err
 		}
-		dc := &cat.DataCategories[ci]
-		// A category restricted to some purposes is used only for
-		// those of them that apply here.
-		used := purposes
-		if len(dc.Purposes) > 0 {
-			r := s.used[:0]
-			for _, p := range purposes {
-				if slices.Contains(dc.Purposes, p) {
-					r = append(r, p)
-				}
-			}
-			s.used = r
-			if len(r) > 0 {
-				used = r
-			}
-		}
-		cf := &s.cats[ci]
-		if !s.catUsed[ci] {
-			s.catUsed[ci] = true
-			cf.DataCategory = *dc
-		}
-		for _, p := range used {
-			pi := cat.PurposeIndex(p)
-			if pi < 0 {
-				return fmt.Errorf("policy: unknown purpose %q", p)
-			}
-			pf := &s.purps[pi]
-			if !s.purpUsed[pi] {
-				s.purpUsed[pi] = true
-				pf.Purpose = cat.Purposes[pi]
-			}
-			pf.categorySet.add(ci) // Categories is made from it (build)
-			if service != noService && pf.serviceSet.add(service) {
-				pf.Services = append(pf.Services, serviceID)
-			}
-			if cf.purposeSet.add(pi) {
-				cf.Purposes = append(cf.Purposes, p)
-			}
-		}
-		src := source
-		if src == "" { // a service: where it gets the data from
-			src = "you"
-			if slices.Contains(deviceCategories, c) {
-				src = "device"
-			}
-		}
-		if c == "inferences" {
-			src = "derived"
-		}
-		cf.Sources = addUnique(cf.Sources, src)
-		if service != noService && cf.recipientSet.add(service) {
-			cf.Recipients = append(cf.Recipients, serviceID)
-		}
+		f.addUse(cat, &cu, service)
 	}
 	return nil
+}
+
+// categoryUseOf is what data category id serves when it is collected for
+// purposes (a category restricted to some purposes is used only for those
+// of them that apply) and where it comes from: source, or for a service
+// ("") the visitor's device or the person; inferences are derived. The
+// answer's lists are purposes itself or made in *used and *usedPos, which
+// keep their storage for the next call (nil: fresh storage).
+func categoryUseOf(cat *catalog.Catalog, id string, purposes []string, source string, usedBuf *[]string, usedPos *[]int) (categoryUse, error) {
+	ci := categoryIndex(cat, id)
+	if ci < 0 {
+		return categoryUse{}, fmt.Errorf("policy: unknown data category %q", id)
+	}
+	cu := categoryUse{id: id, pos: ci, device: slices.Contains(deviceCategories, id), source: source, purposes: purposes}
+	if dc := &cat.DataCategories[ci]; len(dc.Purposes) > 0 {
+		var used []string
+		if usedBuf != nil {
+			used = (*usedBuf)[:0]
+		}
+		for _, p := range purposes {
+			if slices.Contains(dc.Purposes, p) {
+				used = append(used, p)
+			}
+		}
+		if usedBuf != nil {
+			*usedBuf = used
+		}
+		if len(used) > 0 {
+			cu.purposes = used
+		}
+	}
+	if cu.source == "" { // a service: where it gets the data from
+		cu.source = "you"
+		if cu.device {
+			cu.source = "device"
+		}
+	}
+	if id == "inferences" {
+		cu.source = "derived"
+	}
+	var pos []int
+	if usedPos != nil {
+		pos = (*usedPos)[:0]
+	}
+	for _, p := range cu.purposes {
+		pi := cat.PurposeIndex(p)
+		if pi < 0 {
+			return categoryUse{}, fmt.Errorf("policy: unknown purpose %q", p)
+		}
+		pos = append(pos, pi)
+	}
+	if usedPos != nil {
+		*usedPos = pos
+	}
+	cu.purposePos = pos
+	return cu, nil
 }
 
 // addUse records what service (its position in f.Services) does with one
 // of its data categories, as add does for one category.
 func (f *Facts) addUse(cat *catalog.Catalog, cu *categoryUse, service int) {
 	s := &f.scr
-	serviceID := f.Services[service].ID
+	var serviceID string
+	if service != noService {
+		serviceID = f.Services[service].ID
+	}
 	cf := &s.cats[cu.pos]
 	if !s.catUsed[cu.pos] {
 		s.catUsed[cu.pos] = true
@@ -624,8 +628,8 @@ func (f *Facts) addUse(cat *catalog.Catalog, cu *categoryUse, service int) {
 			s.purpUsed[pi] = true
 			pf.Purpose = cat.Purposes[pi]
 		}
-		pf.categorySet.add(cu.pos)
-		if pf.serviceSet.add(service) {
+		pf.categorySet.add(cu.pos) // Categories is made from it (build)
+		if service != noService && pf.serviceSet.add(service) {
 			pf.Services = append(pf.Services, serviceID)
 		}
 		if cf.purposeSet.add(pi) {
@@ -633,7 +637,7 @@ func (f *Facts) addUse(cat *catalog.Catalog, cu *categoryUse, service int) {
 		}
 	}
 	cf.Sources = addUnique(cf.Sources, cu.source)
-	if cf.recipientSet.add(service) {
+	if service != noService && cf.recipientSet.add(service) {
 		cf.Recipients = append(cf.Recipients, serviceID)
 	}
 }
@@ -678,41 +682,14 @@ var serviceUses = sync.OnceValue(func() map[string]*serviceUse {
 			}
 		}
 		for _, id := range sv.DataCategories {
-			ci := categoryIndex(c, id)
-			if ci < 0 {
-				u.err = fmt.Errorf("policy: unknown data category %q", id)
-				break
-			}
 			ps := sc.Purposes
 			if only, ok := sc.CategoryPurposes[id]; ok {
 				ps = only
 			}
-			// As add narrows a restricted category's purposes.
-			if dc := &c.DataCategories[ci]; len(dc.Purposes) > 0 {
-				var r []string
-				for _, p := range ps {
-					if slices.Contains(dc.Purposes, p) {
-						r = append(r, p)
-					}
-				}
-				if len(r) > 0 {
-					ps = r
-				}
-			}
-			cu := categoryUse{id: id, pos: ci, device: slices.Contains(deviceCategories, id), source: "you", purposes: ps}
-			if cu.device {
-				cu.source = "device"
-			}
-			if id == "inferences" {
-				cu.source = "derived"
-			}
-			for _, p := range ps {
-				pi := c.PurposeIndex(p)
-				if pi < 0 {
-					u.err = fmt.Errorf("policy: unknown purpose %q", p)
-					break
-				}
-				cu.purposePos = append(cu.purposePos, pi)
+			cu, err := categoryUseOf(c, id, ps, "", nil, nil)
+			if err != nil {
+				u.err = err
+				break
 			}
 			u.categories = append(u.categories, cu)
 		}
