@@ -710,8 +710,7 @@ func (b *builder) makeTransferTable(i int) Block {
 // (by position), which read the same in every regime's transfer table:
 // made once per document, when the first table asks for them.
 func (b *builder) transferCells() (names, countries [][]Inline) {
-	n := len(b.f.Services)
-	if len(b.transferNames) == n && b.transferCellsDone {
+	if b.transferCellsDone {
 		return b.transferNames, b.transferCountries
 	}
 	b.transferCellsDone = true
@@ -736,7 +735,8 @@ func (b *builder) transferCells() (names, countries [][]Inline) {
 // plain is s as a run of plain text.
 func plain(s string) Inline { return Inline{Kind: Plain, Text: s} }
 
-// appendJoin appends to dst the runs joinWith makes of items.
+// appendJoin appends items listed in prose to dst ("a, b and c", with
+// seps[last] before the last item; none for no items): joinWith's runs.
 func (b *builder) appendJoin(dst []Inline, items []string, last int) []Inline {
 	switch len(items) {
 	case 0:

@@ -927,21 +927,8 @@ func (b *builder) join(items []string) []Inline {
 // joinWith lists items in prose with the separator seps[last] before
 // the last item ("a, b or c").
 func (b *builder) joinWith(items []string, last int) []Inline {
-	switch len(items) {
-	case 0:
-		return b.str(b.none)
-	case 1:
-		return b.str(items[0])
-	}
-	out := b.ins.alloc(2*len(items) - 1)
-	for i, it := range items {
-		out[2*i] = Inline{Kind: Plain, Text: it}
-		if i < len(items)-2 {
-			out[2*i+1] = b.seps[sepList]
-		}
-	}
-	out[2*len(items)-3] = b.seps[last]
-	return out
+	// appendJoin writes 2n-1 runs (one for none): exactly what is carved.
+	return b.appendJoin(b.ins.alloc(max(2*len(items)-1, 1))[:0], items, last)
 }
 
 // upperASCII and lowerASCII are the one-letter strings capFirst and
