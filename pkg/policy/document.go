@@ -1051,8 +1051,13 @@ func (b *builder) clauseJurisdiction(c *compiledClause) int {
 }
 
 // build selects the clauses whose conditions hold and assembles the tree,
-// recording which section satisfies each requirement.
-func (b *builder) build(p *program, applicable []*compliance.Requirement, doc *Document) error {
+// checking that some included section satisfies each requirement. With
+// evidence set it records which one in doc.Evidence; Generate leaves it
+// unset, because nothing reads a generated document's evidence (the API
+// asks EvidenceOf when a client does) and, for a document of many
+// jurisdictions, several hundred entries of six strings each are a
+// quarter of what it would allocate beyond its text.
+func (b *builder) build(p *program, applicable []*compliance.Requirement, doc *Document, evidence bool) error {
 	b.prepareWords()
 	b.setVars()
 	b.f.conditionBits(&b.cond, b.lib)
@@ -1101,13 +1106,18 @@ func (b *builder) build(p *program, applicable []*compliance.Requirement, doc *D
 	}
 	doc.Blocks = b.blocks
 	b.fillContents(doc)
-	doc.Evidence = make([]Evidence, 0, len(applicable))
+	if evidence {
+		doc.Evidence = make([]Evidence, 0, len(applicable))
+	}
 	var gaps []string
 	for _, r := range applicable {
 		n := r.Position() // the library's number for it (compile)
 		at := b.satisfiedAt[n] - 1
 		if at < 0 {
 			gaps = append(gaps, r.ID)
+			continue
+		}
+		if !evidence {
 			continue
 		}
 		sec := &p.sections[at>>16]

@@ -40,9 +40,6 @@ type Result struct {
 	RiskFactors     []compliance.Factor
 	Flags           []compliance.Flag
 	TemplateVersion string
-	// Evidence maps each applicable checklist requirement to the section
-	// of the document that satisfies it.
-	Evidence []Evidence
 }
 
 // Generate produces the document for req. The same req and template version
@@ -65,7 +62,7 @@ func Generate(req Request) (Result, error) {
 	}
 	st := states.Get().(*state)
 	defer states.Put(st)
-	doc, facts, _, err := st.compose(req)
+	doc, facts, _, err := st.compose(req, false)
 	if err != nil {
 		return Result{}, err
 	}
@@ -74,7 +71,7 @@ func Generate(req Request) (Result, error) {
 		return Result{}, errs.Wrap(err, errs.Internal, "internal", "internal error")
 	}
 	// Nothing of the pooled state leaves: the text is copied out, the
-	// evidence and todos are the document's own.
+	// todos are the document's own.
 	content := string(st.out)
 	a := Assess(facts)
 	return Result{
@@ -87,7 +84,6 @@ func Generate(req Request) (Result, error) {
 		RiskFactors:     a.Factors,
 		Flags:           a.Flags,
 		TemplateVersion: TemplateVersion,
-		Evidence:        doc.Evidence,
 	}, nil
 }
 
@@ -108,7 +104,7 @@ var states = sync.Pool{New: func() any { return new(state) }}
 // applies but that no included clause satisfies is a *GapError: a bug in
 // the clause library, reported as an internal error.
 func Compose(req Request) (*Document, *Facts, []compliance.Requirement, error) {
-	doc, facts, refs, err := new(state).compose(req)
+	doc, facts, refs, err := new(state).compose(req, true)
 	var applicable []compliance.Requirement
 	for _, r := range refs {
 		applicable = append(applicable, *r)
@@ -116,22 +112,25 @@ func Compose(req Request) (*Document, *Facts, []compliance.Requirement, error) {
 	return doc, facts, applicable, err
 }
 
-// EvidenceOf is the evidence of req's document, as Generate gives it,
-// without rendering the document. It composes in pooled working memory
-// (Compose allocates its own, several hundred KB, because the tree it
-// returns lives there); the evidence is the document's own and stays
-// valid.
+// EvidenceOf is the evidence of req's document: for each applicable
+// checklist requirement, the section of the document that satisfies it
+// (Generate does not record it: builder.build). It composes the document
+// without rendering it, in pooled working memory (Compose allocates its
+// own, several hundred KB, because the tree it returns lives there); the
+// evidence is the document's own and stays valid.
 func EvidenceOf(req Request) ([]Evidence, error) {
 	st := states.Get().(*state)
 	defer states.Put(st)
-	doc, _, _, err := st.compose(req)
+	doc, _, _, err := st.compose(req, true)
 	if err != nil {
 		return nil, err
 	}
 	return doc.Evidence, nil
 }
 
-func (st *state) compose(req Request) (*Document, *Facts, []*compliance.Requirement, error) {
+// compose runs the pipeline up to the document tree in st's memory, with
+// the evidence when evidence is set.
+func (st *state) compose(req Request, evidence bool) (*Document, *Facts, []*compliance.Requirement, error) {
 	fail := func(err error) (*Document, *Facts, []*compliance.Requirement, error) {
 		return nil, nil, nil, errs.Wrap(err, errs.Internal, "internal", "internal error")
 	}
@@ -169,7 +168,7 @@ func (st *state) compose(req Request) (*Document, *Facts, []*compliance.Requirem
 		b.esc = escNone
 	}
 	st.doc = Document{escaped: lib.compiled.escaped[req.Language], links: lib.compiled.links[req.Language]}
-	if err := b.build(p, facts.applicable, &st.doc); err != nil {
+	if err := b.build(p, facts.applicable, &st.doc, evidence); err != nil {
 		var gap *GapError
 		if errors.As(err, &gap) {
 			return fail(gap)

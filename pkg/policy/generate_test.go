@@ -2,6 +2,7 @@ package policy
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"iter"
@@ -778,7 +779,11 @@ func TestGolden(t *testing.T) {
 				}
 				flags.WriteString("\n")
 			}
-			for _, e := range res.Evidence {
+			evidence, err := EvidenceOf(res.Request)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range evidence {
 				fmt.Fprintf(&flags, "evidence %s -> #%s (%s)\n", e.Requirement, e.Anchor, e.Clause)
 			}
 			ext := map[string]string{"markdown": "md", "html": "html", "text": "txt"}[format]
@@ -1366,8 +1371,9 @@ func lawsFor(laws []compliance.Law, ids []string) []compliance.Law {
 	return out
 }
 
-// TestEvidenceOf: the evidence without the text is Generate's, and stays
-// as it was while later documents reuse the pooled working memory.
+// TestEvidenceOf: the evidence composed in pooled working memory is what
+// Compose, in fresh memory, records, and stays as it was while later
+// documents reuse the pooled memory.
 func TestEvidenceOf(t *testing.T) {
 	c := mustCatalog(t)
 	var reqs []Request
@@ -1387,12 +1393,58 @@ func TestEvidenceOf(t *testing.T) {
 		got[i] = ev
 	}
 	for i, req := range reqs {
-		res, err := Generate(req)
+		doc, _, _, err := Compose(req)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(res.Evidence) == 0 || !slices.Equal(got[i], res.Evidence) {
-			t.Errorf("%s: EvidenceOf gave %d entries, Generate %d, or they differ", req.Jurisdiction, len(got[i]), len(res.Evidence))
+		if len(doc.Evidence) == 0 || !slices.Equal(got[i], doc.Evidence) {
+			t.Errorf("%s: EvidenceOf gave %d entries, Compose %d, or they differ", req.Jurisdiction, len(got[i]), len(doc.Evidence))
+		}
+	}
+}
+
+// TestBuildReportsGaps: a requirement that applies but that no included
+// clause satisfies is a *GapError naming it, whether or not the builder
+// records the evidence (Generate does not).
+func TestBuildReportsGaps(t *testing.T) {
+	c := mustCatalog(t)
+	req := Request{Type: "privacy", BusinessName: "Gap Ltd", WebsiteURL: "https://gap.example",
+		BusinessType: "ecommerce", Language: "en", Jurisdiction: "EU", Format: "markdown",
+		CollectsPayments: true, CollectsUserData: true, UsesAnalytics: true, ThirdPartyServices: serviceMix(c)}
+	completeRequest(&req)
+	st := new(state)
+	if _, _, _, err := st.compose(req, true); err != nil {
+		t.Fatal(err)
+	}
+	missing := st.facts.applicable[len(st.facts.applicable)/2]
+	// The same program with no clause satisfying missing.
+	p := *st.b.lib.programs[[2]string{req.Type, req.Language}]
+	p.sections = slices.Clone(p.sections)
+	dropped := 0
+	for si := range p.sections {
+		sec := &p.sections[si]
+		sec.clauses = slices.Clone(sec.clauses)
+		for ci := range sec.clauses {
+			c := &sec.clauses[ci]
+			if slices.Contains(c.satisfies, missing.Position()) {
+				c.satisfies = slices.DeleteFunc(slices.Clone(c.satisfies), func(n int) bool { return n == missing.Position() })
+				dropped++
+			}
+		}
+	}
+	if dropped == 0 {
+		t.Fatalf("no clause satisfies %s", missing.ID)
+	}
+	for _, evidence := range []bool{false, true} {
+		st.b.reset()
+		var doc Document
+		err := st.b.build(&p, st.facts.applicable, &doc, evidence)
+		var gap *GapError
+		if !errors.As(err, &gap) || !slices.Equal(gap.Requirements, []string{missing.ID}) {
+			t.Errorf("evidence %v: build gave %v, want a gap for %s", evidence, err, missing.ID)
+		}
+		if !evidence && doc.Evidence != nil {
+			t.Errorf("evidence false: %d evidence entries recorded", len(doc.Evidence))
 		}
 	}
 }

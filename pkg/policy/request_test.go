@@ -394,8 +394,12 @@ func TestSeveralJurisdictions(t *testing.T) {
 		t.Error("the same markets in another order give other bytes")
 	}
 	// Both laws' checklists are met in the one document.
+	evidence, err := EvidenceOf(ra.Request)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, law := range []string{"gdpr", "ccpa", "caloppa"} {
-		if !slices.ContainsFunc(ra.Evidence, func(e Evidence) bool { return strings.HasPrefix(e.Requirement, law+".") }) {
+		if !slices.ContainsFunc(evidence, func(e Evidence) bool { return strings.HasPrefix(e.Requirement, law+".") }) {
 			t.Errorf("no evidence for %s in the EU,US-CA document", law)
 		}
 	}
