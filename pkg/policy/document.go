@@ -109,7 +109,11 @@ func (e *GapError) Error() string {
 type arena[T any] struct {
 	chunks [][]T // each at its full length
 	next   int   // the first chunk not yet carved from
-	free   []T   // what is left of the chunk being carved
+	// cur is the chunk being carved, off how much of it is carved: an
+	// offset rather than the rest as a slice, so that alloc stores one
+	// integer, not a slice header with its pointer (and write barrier).
+	cur []T
+	off int
 }
 
 const arenaChunk = 1024
@@ -118,10 +122,9 @@ const arenaChunk = 1024
 // the caller writes every one), capped so that an append copies. It is
 // small enough to be inlined; grow moves on to the next chunk.
 func (a *arena[T]) alloc(n int) []T {
-	if uint(n-1) < uint(len(a.free)) { // 0 < n <= len(a.free)
-		d := a.free[:n:n]
-		a.free = a.free[n:]
-		return d
+	if off := a.off; uint(n-1) < uint(len(a.cur)-off) { // 0 < n <= what is left
+		a.off = off + n
+		return a.cur[off : off+n : off+n]
 	}
 	return a.grow(n)
 }
@@ -136,7 +139,7 @@ func (a *arena[T]) grow(n int) []T {
 		c := a.chunks[a.next]
 		a.next++
 		if n <= len(c) {
-			a.free = c[n:]
+			a.cur, a.off = c, n
 			return c[:n:n]
 		}
 	}
@@ -147,7 +150,7 @@ func (a *arena[T]) grow(n int) []T {
 	c := make([]T, max(n, size))
 	a.chunks = append(a.chunks, c)
 	a.next = len(a.chunks)
-	a.free = c[n:]
+	a.cur, a.off = c, n
 	return c[:n:n]
 }
 
@@ -165,7 +168,7 @@ func (a *arena[T]) copy(s []T) []T {
 // What a chunk still refers to from an earlier document (strings of that
 // document) stays reachable until the chunk is carved again, no longer.
 func (a *arena[T]) reset() {
-	a.next, a.free = 0, nil
+	a.next, a.cur, a.off = 0, nil, 0
 }
 
 // value is a placeholder's value; ok is false while it has none (the
