@@ -138,6 +138,10 @@ type segment struct {
 	text string
 	ph   int
 	lit  *literal // a literal run's escaped forms (nil for a placeholder)
+	// runs are a literal run as the document's inline for each value of
+	// Inline.esc (nil for a placeholder): expand copies the one for the
+	// document's format, or shares it when it is the whole line.
+	runs *[3]Inline
 }
 
 // literal is a literal run escaped once, when the library is compiled, for
@@ -156,7 +160,12 @@ type literal struct {
 
 // literalSegment is the segment of a literal run.
 func literalSegment(text string) segment {
-	return segment{text: text, ph: -1, lit: &literal{md: mdEscape(text), html: htmlEscape(text)}}
+	lit := &literal{md: mdEscape(text), html: htmlEscape(text)}
+	return segment{text: text, ph: -1, lit: lit, runs: &[3]Inline{
+		escNone:     {Kind: Plain, Text: text},
+		escMarkdown: {Kind: Plain, esc: escMarkdown, Text: text, URL: lit.md},
+		escHTML:     {Kind: Plain, esc: escHTML, Text: text, URL: lit.html},
+	}}
 }
 
 // compileText splits s into literal runs and placeholders, as the

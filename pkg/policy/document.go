@@ -511,11 +511,18 @@ func (b *builder) value(ph int, ex []extra) ([]Inline, bool) {
 }
 
 // expand fills a compiled line's placeholders. A placeholder with no
-// value stays as written.
+// value stays as written. A line of literal text alone (most clause
+// lines and labels) is its compiled run, shared rather than copied:
+// nothing changes a tree once it is built.
 func (b *builder) expand(segs []segment, ex ...extra) []Inline {
+	esc := b.esc
+	if len(segs) == 1 && segs[0].runs != nil {
+		return segs[0].runs[esc : esc+1 : esc+1]
+	}
 	n := 0
-	for _, s := range segs {
-		if s.ph < 0 {
+	for k := range segs {
+		s := &segs[k]
+		if s.runs != nil {
 			n++
 		} else if v, ok := b.value(s.ph, ex); ok {
 			n += len(v)
@@ -525,15 +532,10 @@ func (b *builder) expand(segs []segment, ex ...extra) []Inline {
 	}
 	out := b.ins.alloc(n)
 	i := 0
-	for _, s := range segs {
-		if s.ph < 0 {
-			out[i] = Inline{Kind: Plain, Text: s.text}
-			switch b.esc {
-			case escMarkdown:
-				out[i].esc, out[i].URL = escMarkdown, s.lit.md
-			case escHTML:
-				out[i].esc, out[i].URL = escHTML, s.lit.html
-			}
+	for k := range segs {
+		s := &segs[k]
+		if s.runs != nil {
+			out[i] = s.runs[esc]
 			i++
 		} else if v, ok := b.value(s.ph, ex); ok {
 			i += copy(out[i:], v)

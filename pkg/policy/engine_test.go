@@ -92,6 +92,37 @@ func TestCompileText(t *testing.T) {
 	}
 }
 
+// TestExpandLiteralRuns: literal text becomes the run for the document's
+// format, carrying its escaped form; a line of literal text alone is its
+// compiled run, shared and capped so that an append copies it.
+func TestExpandLiteralRuns(t *testing.T) {
+	b := &builder{}
+	b.base[phBusinessName] = value{ins: []Inline{{Kind: Plain, Text: "Acme"}}, ok: true}
+	b.vars = &b.base
+	whole, mixed := compileText("a *b* <c>"), compileText("*x* {businessName} <y>")
+	for _, tc := range []struct {
+		esc      uint8
+		esc1, e3 string
+	}{
+		{escNone, "", ""},
+		{escMarkdown, mdEscape("a *b* <c>"), mdEscape(" <y>")},
+		{escHTML, htmlEscape("a *b* <c>"), htmlEscape(" <y>")},
+	} {
+		b.esc = tc.esc
+		got := b.expand(whole)
+		if want := (Inline{Kind: Plain, esc: tc.esc, Text: "a *b* <c>", URL: tc.esc1}); len(got) != 1 || got[0] != want {
+			t.Errorf("esc %d: expand(whole) = %+v, want %+v", tc.esc, got, want)
+		}
+		if cap(got) != 1 || &b.expand(whole)[0] != &got[0] {
+			t.Errorf("esc %d: a literal line is not its shared, capped run", tc.esc)
+		}
+		got = b.expand(mixed)
+		if len(got) != 3 || got[1].Text != "Acme" || got[2] != (Inline{Kind: Plain, esc: tc.esc, Text: " <y>", URL: tc.e3}) {
+			t.Errorf("esc %d: expand(mixed) = %+v", tc.esc, got)
+		}
+	}
+}
+
 // TestPlaceholderNames: every placeholder has a distinct name, found by
 // placeholderNumber.
 func TestPlaceholderNames(t *testing.T) {
