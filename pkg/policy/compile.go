@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unsafe"
 
@@ -274,6 +275,10 @@ type compiledClause struct {
 	// satisfies are the checklist positions (compiledLibrary.requirements)
 	// of the requirements the clause satisfies, in the clause's order.
 	satisfies []int
+	// laws are the positions (compiledLibrary.laws) of those
+	// requirements' laws, each once: a clause satisfies several items of
+	// one or two laws, and clauseJurisdiction asks only about the laws.
+	laws []int
 }
 
 // compiledLibrary is everything generation reads, derived from the
@@ -369,6 +374,9 @@ func (l *Library) compile(laws []compliance.Law, cat *catalog.Catalog) (*compile
 					for _, r := range cl.Satisfies {
 						if n, ok := c.requirements[r]; ok {
 							cc.satisfies = append(cc.satisfies, n)
+							if law := c.requirementLaw[n]; !slices.Contains(cc.laws, law) {
+								cc.laws = append(cc.laws, law)
+							}
 						}
 					}
 					text, ok := t.Clauses[cl.ID]

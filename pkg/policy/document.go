@@ -1038,8 +1038,7 @@ func (b *builder) useJurisdictionAt(i int) {
 func (b *builder) clauseJurisdiction(c *compiledClause) int {
 	var found uint64
 	started := false
-	for _, r := range c.satisfies {
-		law := b.lib.requirementLaw[r]
+	for _, law := range c.laws {
 		if !b.lawIn[law] {
 			continue
 		}
