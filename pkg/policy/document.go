@@ -381,13 +381,17 @@ func (b *builder) hasLabel2(k1, k2 string) bool {
 // holds thousands: hashing the joined key and probing that table was a
 // tenth of generation time. An entry is found by where its key parts'
 // bytes are (mostly the catalog's ids and the code's constants, which
-// stay put) and confirmed by comparing the parts themselves, so a part
-// that merely reuses freed memory is a miss, never a wrong label. A
-// pooled builder keeps the cache from one document to the next: labels
-// never change, and each entry records the wording it came from. Each
-// place holds two entries, the one last filled first: a document's few
-// hundred keys are bound to share places, and with one entry a place
-// two of them share is refilled at every other lookup.
+// stay put) and confirmed by the same: the entry holds those bytes, so
+// while it does no other string can be there, and equal parts elsewhere
+// are a miss, never a wrong label. Comparing addresses and lengths only,
+// never bytes, keeps a probe that finds another key in a place from
+// comparing that key's bytes with the one sought (the catalog's ids are
+// mostly of a few lengths). A pooled builder keeps the cache from one
+// document to the next: labels never change, and each entry records the
+// wording it came from. Each place holds two entries, the one last
+// filled first: a document's few hundred keys are bound to share places,
+// and with one entry a place two of them share is refilled at every
+// other lookup.
 type labelCache [labelCacheSize / 2][2]labelEntry
 
 // labelCacheSize is a power of two, several times the distinct keys of
@@ -396,11 +400,23 @@ type labelCache [labelCacheSize / 2][2]labelEntry
 // document, each then hashed and looked up in the language's table again.
 const labelCacheSize = 4096
 
+// labelEntry is 64 bytes, a cache line: the cache is read at random
+// places, and at 4096 entries much of it is out of the first-level cache.
 type labelEntry struct {
 	t              *Wording
-	k1, k2, k3, jk string
-	v              string
+	k1, k2, k3, jk *byte  // where the key's parts are
+	lens           uint32 // their lengths, a byte each (labelKeyLens)
 	ok             bool
+	v              string
+}
+
+// labelKeyLens packs the key parts' lengths for labelEntry; ok is false
+// when one is too long for a byte (such a key is looked up uncached).
+func labelKeyLens(k1, k2, k3, j string) (uint32, bool) {
+	if len(k1)|len(k2)|len(k3)|len(j) > 0xff {
+		return 0, false
+	}
+	return uint32(len(k1)) | uint32(len(k2))<<8 | uint32(len(k3))<<16 | uint32(len(j))<<24, true
 }
 
 // lookupLabel is the language's label k1+k2+k3, through labelCache.
@@ -411,25 +427,28 @@ func (b *builder) lookupLabel(k1, k2, k3 string) (string, bool) {
 // lookupLabelFor is the label k1+k2+k3, or with j set the label
 // k1+k2+k3+"."+j (a jurisdiction's own wording), through labelCache.
 func (b *builder) lookupLabelFor(k1, k2, k3, j string) (string, bool) {
-	h := uint64(uintptr(unsafe.Pointer(unsafe.StringData(k2))))*0x9e3779b97f4a7c15 ^
-		uint64(uintptr(unsafe.Pointer(unsafe.StringData(k1))))*0xc2b2ae3d27d4eb4f ^
-		uint64(uintptr(unsafe.Pointer(unsafe.StringData(k3))))*0x165667b19e3779f9 ^
-		uint64(uintptr(unsafe.Pointer(unsafe.StringData(j))))*0x27d4eb2f165667c5
+	p1, p2, p3, pj := unsafe.StringData(k1), unsafe.StringData(k2), unsafe.StringData(k3), unsafe.StringData(j)
+	lens, short := labelKeyLens(k1, k2, k3, j)
+	h := uint64(uintptr(unsafe.Pointer(p2)))*0x9e3779b97f4a7c15 ^
+		uint64(uintptr(unsafe.Pointer(p1)))*0xc2b2ae3d27d4eb4f ^
+		uint64(uintptr(unsafe.Pointer(p3)))*0x165667b19e3779f9 ^
+		uint64(uintptr(unsafe.Pointer(pj)))*0x27d4eb2f165667c5
 	place := &b.labelCache[(h>>32)&(labelCacheSize/2-1)]
 	for i := range place {
-		if e := &place[i]; e.t == b.t && sameString(e.k2, k2) && sameString(e.k1, k1) && sameString(e.k3, k3) && sameString(e.jk, j) {
+		if e := &place[i]; e.k2 == p2 && e.k1 == p1 && e.lens == lens && e.k3 == p3 && e.jk == pj && e.t == b.t && short {
 			return e.v, e.ok
 		}
 	}
-	place[1] = place[0]
-	e := &place[0]
 	var buf [96]byte
 	key := append(append(append(buf[:0], k1...), k2...), k3...)
 	if j != "" {
 		key = append(append(key, '.'), j...)
 	}
 	v, ok := b.t.Labels[string(key)]
-	*e = labelEntry{t: b.t, k1: k1, k2: k2, k3: k3, jk: j, v: v, ok: ok}
+	if short {
+		place[1] = place[0]
+		place[0] = labelEntry{t: b.t, k1: p1, k2: p2, k3: p3, jk: pj, lens: lens, ok: ok, v: v}
+	}
 	return v, ok
 }
 

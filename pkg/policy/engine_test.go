@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/policygen/policygen/pkg/catalog"
 )
@@ -283,5 +284,45 @@ func TestCountrySets(t *testing.T) {
 	g := regionOf(&catalog.Jurisdiction{ID: "XX", Countries: []string{"FR"}})
 	if !g.countries.has("FR") || g.countries.has("DE") {
 		t.Fatal("sets of an uncatalogued jurisdiction")
+	}
+}
+
+// TestLabelCacheKeys: the label cache answers by where a key's parts are
+// and how long they are (TestLabelCache checks it against the library),
+// so equal parts elsewhere, a part of another length at the same place,
+// another wording and a key too long for an entry each get their own
+// label, never another key's.
+func TestLabelCacheKeys(t *testing.T) {
+	long := strings.Repeat("x", 300)
+	en := &Wording{Labels: map[string]string{"role.processor": "Processor", "role.proc": "Proc", "region.UK": "the UK",
+		"region.UK.CH": "UK (Swiss words)", "a" + long: "long"}}
+	de := &Wording{Labels: map[string]string{"role.processor": "Auftragsverarbeiter"}}
+	b := &builder{t: en}
+	id := "processor"
+	elsewhere := string([]byte(id)) // equal bytes at another address
+	for range 2 {                   // the second round reads the entries the first made
+		for _, tc := range []struct {
+			k1, k2, k3, j, want string
+			ok                  bool
+		}{
+			{"role.", id, "", "", "Processor", true},
+			{"role.", elsewhere, "", "", "Processor", true},
+			{"role.", id[:4], "", "", "Proc", true},
+			{"role.", id, ".x", "", "", false},
+			{"region.", "UK", "", "", "the UK", true},
+			{"region.", "UK", "", "CH", "UK (Swiss words)", true},
+			{"a", long, "", "", "long", true},
+		} {
+			if v, ok := b.lookupLabelFor(tc.k1, tc.k2, tc.k3, tc.j); v != tc.want || ok != tc.ok {
+				t.Errorf("%q+%q+%q (%q) = %q, %v; want %q, %v", tc.k1, tc.k2, tc.k3, tc.j, v, ok, tc.want, tc.ok)
+			}
+		}
+	}
+	b.t = de
+	if v := b.label2("role.", id); v != "Auftragsverarbeiter" {
+		t.Errorf("after a change of wording: %q", v)
+	}
+	if n := unsafe.Sizeof(labelEntry{}); n != 64 {
+		t.Errorf("labelEntry is %d bytes, want 64 (a cache line)", n)
 	}
 }
