@@ -154,10 +154,19 @@ func (a *arena[T]) grow(n int) []T {
 	return c[:n:n]
 }
 
-// copy returns a copy of s in the arena.
+// copy returns a copy of s in the arena. A short s (a table row's cells,
+// a list's items) is copied element by element: the copy built in for
+// elements holding pointers (runtime.typedslicecopy) costs more than
+// the handful of moves.
 func (a *arena[T]) copy(s []T) []T {
 	d := a.alloc(len(s))
-	copy(d, s)
+	if len(s) > 8 {
+		copy(d, s)
+		return d
+	}
+	for i := range d {
+		d[i] = s[i]
+	}
 	return d
 }
 
@@ -500,6 +509,11 @@ func (b *builder) cat(parts ...[]Inline) []Inline {
 	out := b.ins.alloc(n)
 	i := 0
 	for _, p := range parts {
+		if len(p) == 1 { // as in expand
+			out[i] = p[0]
+			i++
+			continue
+		}
 		i += copy(out[i:], p)
 	}
 	return out
@@ -557,7 +571,12 @@ func (b *builder) expand(segs []segment, ex ...extra) []Inline {
 			out[i] = s.runs[esc]
 			i++
 		} else if v, ok := b.value(s.ph, ex); ok {
-			i += copy(out[i:], v)
+			if len(v) == 1 { // most values are one run (arena.copy)
+				out[i] = v[0]
+				i++
+			} else {
+				i += copy(out[i:], v)
+			}
 		} else {
 			out[i] = Inline{Kind: Plain, Text: "{" + placeholderNames[s.ph] + "}"}
 			i++
