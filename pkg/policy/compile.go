@@ -228,26 +228,29 @@ type line struct {
 
 // condition is a compiled "when" list: every group must hold, and a group
 // holds when one of its terms does (a term is a condition bit, maybe
-// negated).
-type condition [][]condTerm
+// negated). The groups' terms are in one list, each group's last marked:
+// a document tests a few hundred conditions, mostly of one or two terms,
+// and one loop over the terms costs less than a loop over the groups
+// and one over each group's terms.
+type condition []condTerm
 
 type condTerm struct {
-	bit int
-	neg bool
+	word int32  // the bit's word in the set
+	neg  bool   // the term holds when the bit is clear
+	last bool   // the last term of its group
+	mask uint64 // the bit in its word
 }
 
 // holds reports whether c holds for the condition bits set.
 func (c condition) holds(set []uint64) bool {
-	for _, group := range c {
-		ok := false
-		for _, t := range group {
-			if (set[t.bit>>6]>>(t.bit&63)&1 == 1) != t.neg {
-				ok = true
-				break
+	ok := false
+	for _, t := range c {
+		ok = ok || (set[t.word]&t.mask != 0) != t.neg
+		if t.last {
+			if !ok {
+				return false
 			}
-		}
-		if !ok {
-			return false
+			ok = false
 		}
 	}
 	return true
@@ -327,23 +330,6 @@ func (l *Library) compile(laws []compliance.Law, cat *catalog.Catalog) (*compile
 			c.requirementLaw = append(c.requirementLaw, li)
 		}
 	}
-	compileWhen := func(when []string) condition {
-		var cond condition
-		for _, w := range when {
-			var group []condTerm
-			for alt := range strings.SplitSeq(w, "|") {
-				name, neg := strings.CutPrefix(alt, "!")
-				bit, ok := c.conditions[name]
-				if !ok {
-					bit = len(c.conditions)
-					c.conditions[name] = bit
-				}
-				group = append(group, condTerm{bit: bit, neg: neg})
-			}
-			cond = append(cond, group)
-		}
-		return cond
-	}
 	for lang, t := range l.Texts {
 		labels := make(map[string][]segment, len(t.Labels))
 		memo := memoBuilder{}
@@ -367,10 +353,10 @@ func (l *Library) compile(laws []compliance.Law, cat *catalog.Catalog) (*compile
 			for i, sec := range s.Sections {
 				heading := t.Sections[sec.ID]
 				anchor := slug(heading)
-				cs := compiledSection{id: sec.ID, heading: heading, anchor: anchor, href: "#" + anchor, when: compileWhen(sec.When),
+				cs := compiledSection{id: sec.ID, heading: heading, anchor: anchor, href: "#" + anchor, when: c.compileWhen(sec.When),
 					clauses: make([]compiledClause, len(sec.Clauses))}
 				for j, cl := range sec.Clauses {
-					cc := compiledClause{id: cl.ID, when: compileWhen(cl.When)}
+					cc := compiledClause{id: cl.ID, when: c.compileWhen(cl.When)}
 					for _, r := range cl.Satisfies {
 						if n, ok := c.requirements[r]; ok {
 							cc.satisfies = append(cc.satisfies, n)
@@ -401,6 +387,25 @@ func (l *Library) compile(laws []compliance.Law, cat *catalog.Catalog) (*compile
 		c.links[lang] = links.freeze()
 	}
 	return c, nil
+}
+
+// compileWhen compiles a "when" list ("a|!b" is a group of two terms),
+// numbering the condition names it meets for the first time.
+func (c *compiledLibrary) compileWhen(when []string) condition {
+	var cond condition
+	for _, w := range when {
+		for alt := range strings.SplitSeq(w, "|") {
+			name, neg := strings.CutPrefix(alt, "!")
+			bit, ok := c.conditions[name]
+			if !ok {
+				bit = len(c.conditions)
+				c.conditions[name] = bit
+			}
+			cond = append(cond, condTerm{word: int32(bit >> 6), neg: neg, mask: 1 << (bit & 63)})
+		}
+		cond[len(cond)-1].last = true
+	}
+	return cond
 }
 
 // compileLine compiles one line of clause text: "- " lines are list

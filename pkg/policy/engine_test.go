@@ -3,6 +3,7 @@ package policy
 import (
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"unsafe"
@@ -324,5 +325,43 @@ func TestLabelCacheKeys(t *testing.T) {
 	}
 	if n := unsafe.Sizeof(labelEntry{}); n != 64 {
 		t.Errorf("labelEntry is %d bytes, want 64 (a cache line)", n)
+	}
+}
+
+// TestConditionHolds: a compiled "when" list holds when each of its
+// groups has a term that holds, a negated term holding while its bit is
+// clear, for bits in any word of the set.
+func TestConditionHolds(t *testing.T) {
+	c := &compiledLibrary{conditions: map[string]int{}}
+	for i := range 70 { // "c69" is in the second word
+		c.conditions["c"+strconv.Itoa(i)] = i
+	}
+	set := make([]uint64, 2)
+	for _, bit := range []int{1, 69} {
+		set[bit>>6] |= 1 << (bit & 63)
+	}
+	for _, tc := range []struct {
+		when []string
+		want bool
+	}{
+		{nil, true},
+		{[]string{"c1"}, true},
+		{[]string{"c2"}, false},
+		{[]string{"!c2"}, true},
+		{[]string{"!c1"}, false},
+		{[]string{"c69"}, true},
+		{[]string{"!c69"}, false},
+		{[]string{"c2|c69"}, true},
+		{[]string{"c2|c3"}, false},
+		{[]string{"c2|!c3"}, true},
+		{[]string{"c1", "c2|c69"}, true},
+		{[]string{"c1", "c2|c3"}, false},
+		{[]string{"c2|c3", "c1"}, false},
+		{[]string{"c1|c2", "!c3", "c69|c4"}, true},
+		{[]string{"new"}, false}, // a name no fact sets
+	} {
+		if got := c.compileWhen(tc.when).holds(set); got != tc.want {
+			t.Errorf("%q: holds = %v, want %v", tc.when, got, tc.want)
+		}
 	}
 }
