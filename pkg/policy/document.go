@@ -1231,10 +1231,19 @@ func (b *builder) line(l *line) {
 		b.openList = len(b.blocks) - 1
 		b.items = append(b.items, item)
 	case lineStrong:
-		b.emit(Block{Kind: Paragraph, Strong: true, Inlines: b.expand(l.segs)})
+		b.paragraph(b.expand(l.segs), true)
 	default:
-		b.emit(Block{Kind: Paragraph, Inlines: b.expand(l.segs)})
+		b.paragraph(b.expand(l.segs), false)
 	}
+}
+
+// paragraph adds a paragraph to the current section: emit for the
+// clause lines' most common block, without passing a whole Block.
+func (b *builder) paragraph(ins []Inline, strong bool) {
+	if b.openList >= 0 {
+		b.closeList()
+	}
+	b.blocks = append(b.blocks, Block{Kind: Paragraph, Strong: strong, Section: b.section, Inlines: ins})
 }
 
 // emit adds a block to the current section. A list block continues the
