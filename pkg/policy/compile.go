@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unsafe"
 
@@ -138,6 +139,10 @@ type segment struct {
 	text string
 	ph   int
 	lit  *literal // a literal run's escaped forms (nil for a placeholder)
+	// runs are a literal run as the document's inline for each value of
+	// Inline.esc (nil for a placeholder): expand copies the one for the
+	// document's format, or shares it when it is the whole line.
+	runs *[3]Inline
 }
 
 // literal is a literal run escaped once, when the library is compiled, for
@@ -156,7 +161,12 @@ type literal struct {
 
 // literalSegment is the segment of a literal run.
 func literalSegment(text string) segment {
-	return segment{text: text, ph: -1, lit: &literal{md: mdEscape(text), html: htmlEscape(text)}}
+	lit := &literal{md: mdEscape(text), html: htmlEscape(text)}
+	return segment{text: text, ph: -1, lit: lit, runs: &[3]Inline{
+		escNone:     {Kind: Plain, Text: text},
+		escMarkdown: {Kind: Plain, esc: escMarkdown, Text: text, URL: lit.md},
+		escHTML:     {Kind: Plain, esc: escHTML, Text: text, URL: lit.html},
+	}}
 }
 
 // compileText splits s into literal runs and placeholders, as the
@@ -218,26 +228,29 @@ type line struct {
 
 // condition is a compiled "when" list: every group must hold, and a group
 // holds when one of its terms does (a term is a condition bit, maybe
-// negated).
-type condition [][]condTerm
+// negated). The groups' terms are in one list, each group's last marked:
+// a document tests a few hundred conditions, mostly of one or two terms,
+// and one loop over the terms costs less than a loop over the groups
+// and one over each group's terms.
+type condition []condTerm
 
 type condTerm struct {
-	bit int
-	neg bool
+	word int32  // the bit's word in the set
+	neg  bool   // the term holds when the bit is clear
+	last bool   // the last term of its group
+	mask uint64 // the bit in its word
 }
 
 // holds reports whether c holds for the condition bits set.
 func (c condition) holds(set []uint64) bool {
-	for _, group := range c {
-		ok := false
-		for _, t := range group {
-			if (set[t.bit>>6]>>(t.bit&63)&1 == 1) != t.neg {
-				ok = true
-				break
+	ok := false
+	for _, t := range c {
+		ok = ok || (set[t.word]&t.mask != 0) != t.neg
+		if t.last {
+			if !ok {
+				return false
 			}
-		}
-		if !ok {
-			return false
+			ok = false
 		}
 	}
 	return true
@@ -265,6 +278,10 @@ type compiledClause struct {
 	// satisfies are the checklist positions (compiledLibrary.requirements)
 	// of the requirements the clause satisfies, in the clause's order.
 	satisfies []int
+	// laws are the positions (compiledLibrary.laws) of those
+	// requirements' laws, each once: a clause satisfies several items of
+	// one or two laws, and clauseJurisdiction asks only about the laws.
+	laws []int
 }
 
 // compiledLibrary is everything generation reads, derived from the
@@ -313,23 +330,6 @@ func (l *Library) compile(laws []compliance.Law, cat *catalog.Catalog) (*compile
 			c.requirementLaw = append(c.requirementLaw, li)
 		}
 	}
-	compileWhen := func(when []string) condition {
-		var cond condition
-		for _, w := range when {
-			var group []condTerm
-			for alt := range strings.SplitSeq(w, "|") {
-				name, neg := strings.CutPrefix(alt, "!")
-				bit, ok := c.conditions[name]
-				if !ok {
-					bit = len(c.conditions)
-					c.conditions[name] = bit
-				}
-				group = append(group, condTerm{bit: bit, neg: neg})
-			}
-			cond = append(cond, group)
-		}
-		return cond
-	}
 	for lang, t := range l.Texts {
 		labels := make(map[string][]segment, len(t.Labels))
 		memo := memoBuilder{}
@@ -353,13 +353,16 @@ func (l *Library) compile(laws []compliance.Law, cat *catalog.Catalog) (*compile
 			for i, sec := range s.Sections {
 				heading := t.Sections[sec.ID]
 				anchor := slug(heading)
-				cs := compiledSection{id: sec.ID, heading: heading, anchor: anchor, href: "#" + anchor, when: compileWhen(sec.When),
+				cs := compiledSection{id: sec.ID, heading: heading, anchor: anchor, href: "#" + anchor, when: c.compileWhen(sec.When),
 					clauses: make([]compiledClause, len(sec.Clauses))}
 				for j, cl := range sec.Clauses {
-					cc := compiledClause{id: cl.ID, when: compileWhen(cl.When)}
+					cc := compiledClause{id: cl.ID, when: c.compileWhen(cl.When)}
 					for _, r := range cl.Satisfies {
 						if n, ok := c.requirements[r]; ok {
 							cc.satisfies = append(cc.satisfies, n)
+							if law := c.requirementLaw[n]; !slices.Contains(cc.laws, law) {
+								cc.laws = append(cc.laws, law)
+							}
 						}
 					}
 					text, ok := t.Clauses[cl.ID]
@@ -384,6 +387,25 @@ func (l *Library) compile(laws []compliance.Law, cat *catalog.Catalog) (*compile
 		c.links[lang] = links.freeze()
 	}
 	return c, nil
+}
+
+// compileWhen compiles a "when" list ("a|!b" is a group of two terms),
+// numbering the condition names it meets for the first time.
+func (c *compiledLibrary) compileWhen(when []string) condition {
+	var cond condition
+	for _, w := range when {
+		for alt := range strings.SplitSeq(w, "|") {
+			name, neg := strings.CutPrefix(alt, "!")
+			bit, ok := c.conditions[name]
+			if !ok {
+				bit = len(c.conditions)
+				c.conditions[name] = bit
+			}
+			cond = append(cond, condTerm{word: int32(bit >> 6), neg: neg, mask: 1 << (bit & 63)})
+		}
+		cond[len(cond)-1].last = true
+	}
+	return cond
 }
 
 // compileLine compiles one line of clause text: "- " lines are list

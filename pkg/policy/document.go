@@ -109,7 +109,11 @@ func (e *GapError) Error() string {
 type arena[T any] struct {
 	chunks [][]T // each at its full length
 	next   int   // the first chunk not yet carved from
-	free   []T   // what is left of the chunk being carved
+	// cur is the chunk being carved, off how much of it is carved: an
+	// offset rather than the rest as a slice, so that alloc stores one
+	// integer, not a slice header with its pointer (and write barrier).
+	cur []T
+	off int
 }
 
 const arenaChunk = 1024
@@ -118,10 +122,9 @@ const arenaChunk = 1024
 // the caller writes every one), capped so that an append copies. It is
 // small enough to be inlined; grow moves on to the next chunk.
 func (a *arena[T]) alloc(n int) []T {
-	if uint(n-1) < uint(len(a.free)) { // 0 < n <= len(a.free)
-		d := a.free[:n:n]
-		a.free = a.free[n:]
-		return d
+	if off := a.off; uint(n-1) < uint(len(a.cur)-off) { // 0 < n <= what is left
+		a.off = off + n
+		return a.cur[off : off+n : off+n]
 	}
 	return a.grow(n)
 }
@@ -136,7 +139,7 @@ func (a *arena[T]) grow(n int) []T {
 		c := a.chunks[a.next]
 		a.next++
 		if n <= len(c) {
-			a.free = c[n:]
+			a.cur, a.off = c, n
 			return c[:n:n]
 		}
 	}
@@ -147,14 +150,23 @@ func (a *arena[T]) grow(n int) []T {
 	c := make([]T, max(n, size))
 	a.chunks = append(a.chunks, c)
 	a.next = len(a.chunks)
-	a.free = c[n:]
+	a.cur, a.off = c, n
 	return c[:n:n]
 }
 
-// copy returns a copy of s in the arena.
+// copy returns a copy of s in the arena. A short s (a table row's cells,
+// a list's items) is copied element by element: the copy built in for
+// elements holding pointers (runtime.typedslicecopy) costs more than
+// the handful of moves.
 func (a *arena[T]) copy(s []T) []T {
 	d := a.alloc(len(s))
-	copy(d, s)
+	if len(s) > 8 {
+		copy(d, s)
+		return d
+	}
+	for i := range d {
+		d[i] = s[i]
+	}
 	return d
 }
 
@@ -165,7 +177,7 @@ func (a *arena[T]) copy(s []T) []T {
 // What a chunk still refers to from an earlier document (strings of that
 // document) stays reachable until the chunk is carved again, no longer.
 func (a *arena[T]) reset() {
-	a.next, a.free = 0, nil
+	a.next, a.cur, a.off = 0, nil, 0
 }
 
 // value is a placeholder's value; ok is false while it has none (the
@@ -378,13 +390,17 @@ func (b *builder) hasLabel2(k1, k2 string) bool {
 // holds thousands: hashing the joined key and probing that table was a
 // tenth of generation time. An entry is found by where its key parts'
 // bytes are (mostly the catalog's ids and the code's constants, which
-// stay put) and confirmed by comparing the parts themselves, so a part
-// that merely reuses freed memory is a miss, never a wrong label. A
-// pooled builder keeps the cache from one document to the next: labels
-// never change, and each entry records the wording it came from. Each
-// place holds two entries, the one last filled first: a document's few
-// hundred keys are bound to share places, and with one entry a place
-// two of them share is refilled at every other lookup.
+// stay put) and confirmed by the same: the entry holds those bytes, so
+// while it does no other string can be there, and equal parts elsewhere
+// are a miss, never a wrong label. Comparing addresses and lengths only,
+// never bytes, keeps a probe that finds another key in a place from
+// comparing that key's bytes with the one sought (the catalog's ids are
+// mostly of a few lengths). A pooled builder keeps the cache from one
+// document to the next: labels never change, and each entry records the
+// wording it came from. Each place holds two entries, the one last
+// filled first: a document's few hundred keys are bound to share places,
+// and with one entry a place two of them share is refilled at every
+// other lookup.
 type labelCache [labelCacheSize / 2][2]labelEntry
 
 // labelCacheSize is a power of two, several times the distinct keys of
@@ -393,11 +409,23 @@ type labelCache [labelCacheSize / 2][2]labelEntry
 // document, each then hashed and looked up in the language's table again.
 const labelCacheSize = 4096
 
+// labelEntry is 64 bytes, a cache line: the cache is read at random
+// places, and at 4096 entries much of it is out of the first-level cache.
 type labelEntry struct {
 	t              *Wording
-	k1, k2, k3, jk string
-	v              string
+	k1, k2, k3, jk *byte  // where the key's parts are
+	lens           uint32 // their lengths, a byte each (labelKeyLens)
 	ok             bool
+	v              string
+}
+
+// labelKeyLens packs the key parts' lengths for labelEntry; ok is false
+// when one is too long for a byte (such a key is looked up uncached).
+func labelKeyLens(k1, k2, k3, j string) (uint32, bool) {
+	if len(k1)|len(k2)|len(k3)|len(j) > 0xff {
+		return 0, false
+	}
+	return uint32(len(k1)) | uint32(len(k2))<<8 | uint32(len(k3))<<16 | uint32(len(j))<<24, true
 }
 
 // lookupLabel is the language's label k1+k2+k3, through labelCache.
@@ -408,25 +436,28 @@ func (b *builder) lookupLabel(k1, k2, k3 string) (string, bool) {
 // lookupLabelFor is the label k1+k2+k3, or with j set the label
 // k1+k2+k3+"."+j (a jurisdiction's own wording), through labelCache.
 func (b *builder) lookupLabelFor(k1, k2, k3, j string) (string, bool) {
-	h := uint64(uintptr(unsafe.Pointer(unsafe.StringData(k2))))*0x9e3779b97f4a7c15 ^
-		uint64(uintptr(unsafe.Pointer(unsafe.StringData(k1))))*0xc2b2ae3d27d4eb4f ^
-		uint64(uintptr(unsafe.Pointer(unsafe.StringData(k3))))*0x165667b19e3779f9 ^
-		uint64(uintptr(unsafe.Pointer(unsafe.StringData(j))))*0x27d4eb2f165667c5
+	p1, p2, p3, pj := unsafe.StringData(k1), unsafe.StringData(k2), unsafe.StringData(k3), unsafe.StringData(j)
+	lens, short := labelKeyLens(k1, k2, k3, j)
+	h := uint64(uintptr(unsafe.Pointer(p2)))*0x9e3779b97f4a7c15 ^
+		uint64(uintptr(unsafe.Pointer(p1)))*0xc2b2ae3d27d4eb4f ^
+		uint64(uintptr(unsafe.Pointer(p3)))*0x165667b19e3779f9 ^
+		uint64(uintptr(unsafe.Pointer(pj)))*0x27d4eb2f165667c5
 	place := &b.labelCache[(h>>32)&(labelCacheSize/2-1)]
 	for i := range place {
-		if e := &place[i]; e.t == b.t && sameString(e.k2, k2) && sameString(e.k1, k1) && sameString(e.k3, k3) && sameString(e.jk, j) {
+		if e := &place[i]; e.k2 == p2 && e.k1 == p1 && e.lens == lens && e.k3 == p3 && e.jk == pj && e.t == b.t && short {
 			return e.v, e.ok
 		}
 	}
-	place[1] = place[0]
-	e := &place[0]
 	var buf [96]byte
 	key := append(append(append(buf[:0], k1...), k2...), k3...)
 	if j != "" {
 		key = append(append(key, '.'), j...)
 	}
 	v, ok := b.t.Labels[string(key)]
-	*e = labelEntry{t: b.t, k1: k1, k2: k2, k3: k3, jk: j, v: v, ok: ok}
+	if short {
+		place[1] = place[0]
+		place[0] = labelEntry{t: b.t, k1: p1, k2: p2, k3: p3, jk: pj, lens: lens, ok: ok, v: v}
+	}
 	return v, ok
 }
 
@@ -478,6 +509,11 @@ func (b *builder) cat(parts ...[]Inline) []Inline {
 	out := b.ins.alloc(n)
 	i := 0
 	for _, p := range parts {
+		if len(p) == 1 { // as in expand
+			out[i] = p[0]
+			i++
+			continue
+		}
 		i += copy(out[i:], p)
 	}
 	return out
@@ -508,11 +544,18 @@ func (b *builder) value(ph int, ex []extra) ([]Inline, bool) {
 }
 
 // expand fills a compiled line's placeholders. A placeholder with no
-// value stays as written.
+// value stays as written. A line of literal text alone (most clause
+// lines and labels) is its compiled run, shared rather than copied:
+// nothing changes a tree once it is built.
 func (b *builder) expand(segs []segment, ex ...extra) []Inline {
+	esc := b.esc
+	if len(segs) == 1 && segs[0].runs != nil {
+		return segs[0].runs[esc : esc+1 : esc+1]
+	}
 	n := 0
-	for _, s := range segs {
-		if s.ph < 0 {
+	for k := range segs {
+		s := &segs[k]
+		if s.runs != nil {
 			n++
 		} else if v, ok := b.value(s.ph, ex); ok {
 			n += len(v)
@@ -522,18 +565,18 @@ func (b *builder) expand(segs []segment, ex ...extra) []Inline {
 	}
 	out := b.ins.alloc(n)
 	i := 0
-	for _, s := range segs {
-		if s.ph < 0 {
-			out[i] = Inline{Kind: Plain, Text: s.text}
-			switch b.esc {
-			case escMarkdown:
-				out[i].esc, out[i].URL = escMarkdown, s.lit.md
-			case escHTML:
-				out[i].esc, out[i].URL = escHTML, s.lit.html
-			}
+	for k := range segs {
+		s := &segs[k]
+		if s.runs != nil {
+			out[i] = s.runs[esc]
 			i++
 		} else if v, ok := b.value(s.ph, ex); ok {
-			i += copy(out[i:], v)
+			if len(v) == 1 { // most values are one run (arena.copy)
+				out[i] = v[0]
+				i++
+			} else {
+				i += copy(out[i:], v)
+			}
 		} else {
 			out[i] = Inline{Kind: Plain, Text: "{" + placeholderNames[s.ph] + "}"}
 			i++
@@ -1033,8 +1076,7 @@ func (b *builder) useJurisdictionAt(i int) {
 func (b *builder) clauseJurisdiction(c *compiledClause) int {
 	var found uint64
 	started := false
-	for _, r := range c.satisfies {
-		law := b.lib.requirementLaw[r]
+	for _, law := range c.laws {
 		if !b.lawIn[law] {
 			continue
 		}
@@ -1199,10 +1241,19 @@ func (b *builder) line(l *line) {
 		b.openList = len(b.blocks) - 1
 		b.items = append(b.items, item)
 	case lineStrong:
-		b.emit(Block{Kind: Paragraph, Strong: true, Inlines: b.expand(l.segs)})
+		b.paragraph(b.expand(l.segs), true)
 	default:
-		b.emit(Block{Kind: Paragraph, Inlines: b.expand(l.segs)})
+		b.paragraph(b.expand(l.segs), false)
 	}
+}
+
+// paragraph adds a paragraph to the current section: emit for the
+// clause lines' most common block, without passing a whole Block.
+func (b *builder) paragraph(ins []Inline, strong bool) {
+	if b.openList >= 0 {
+		b.closeList()
+	}
+	b.blocks = append(b.blocks, Block{Kind: Paragraph, Strong: strong, Section: b.section, Inlines: ins})
 }
 
 // emit adds a block to the current section. A list block continues the

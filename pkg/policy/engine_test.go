@@ -3,8 +3,10 @@ package policy
 import (
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/policygen/policygen/pkg/catalog"
 )
@@ -87,6 +89,37 @@ func TestCompileText(t *testing.T) {
 		extra{phServices, []Inline{{Text: "Stripe"}}}))
 	if got != "Other Stripe" {
 		t.Errorf("with extras: %q", got)
+	}
+}
+
+// TestExpandLiteralRuns: literal text becomes the run for the document's
+// format, carrying its escaped form; a line of literal text alone is its
+// compiled run, shared and capped so that an append copies it.
+func TestExpandLiteralRuns(t *testing.T) {
+	b := &builder{}
+	b.base[phBusinessName] = value{ins: []Inline{{Kind: Plain, Text: "Acme"}}, ok: true}
+	b.vars = &b.base
+	whole, mixed := compileText("a *b* <c>"), compileText("*x* {businessName} <y>")
+	for _, tc := range []struct {
+		esc      uint8
+		esc1, e3 string
+	}{
+		{escNone, "", ""},
+		{escMarkdown, mdEscape("a *b* <c>"), mdEscape(" <y>")},
+		{escHTML, htmlEscape("a *b* <c>"), htmlEscape(" <y>")},
+	} {
+		b.esc = tc.esc
+		got := b.expand(whole)
+		if want := (Inline{Kind: Plain, esc: tc.esc, Text: "a *b* <c>", URL: tc.esc1}); len(got) != 1 || got[0] != want {
+			t.Errorf("esc %d: expand(whole) = %+v, want %+v", tc.esc, got, want)
+		}
+		if cap(got) != 1 || &b.expand(whole)[0] != &got[0] {
+			t.Errorf("esc %d: a literal line is not its shared, capped run", tc.esc)
+		}
+		got = b.expand(mixed)
+		if len(got) != 3 || got[1].Text != "Acme" || got[2] != (Inline{Kind: Plain, esc: tc.esc, Text: " <y>", URL: tc.e3}) {
+			t.Errorf("esc %d: expand(mixed) = %+v", tc.esc, got)
+		}
 	}
 }
 
@@ -250,5 +283,83 @@ func TestCountrySets(t *testing.T) {
 	g := regionOf(&catalog.Jurisdiction{ID: "XX", Countries: []string{"FR"}})
 	if !g.countries.has("FR") || g.countries.has("DE") {
 		t.Fatal("sets of an uncatalogued jurisdiction")
+	}
+}
+
+// TestLabelCacheKeys: the label cache answers by where a key's parts are
+// and how long they are (TestLabelCache checks it against the library),
+// so equal parts elsewhere, a part of another length at the same place,
+// another wording and a key too long for an entry each get their own
+// label, never another key's.
+func TestLabelCacheKeys(t *testing.T) {
+	long := strings.Repeat("x", 300)
+	en := &Wording{Labels: map[string]string{"role.processor": "Processor", "role.proc": "Proc", "region.UK": "the UK",
+		"region.UK.CH": "UK (Swiss words)", "a" + long: "long"}}
+	de := &Wording{Labels: map[string]string{"role.processor": "Auftragsverarbeiter"}}
+	b := &builder{t: en}
+	id := "processor"
+	elsewhere := string([]byte(id)) // equal bytes at another address
+	for range 2 {                   // the second round reads the entries the first made
+		for _, tc := range []struct {
+			k1, k2, k3, j, want string
+			ok                  bool
+		}{
+			{"role.", id, "", "", "Processor", true},
+			{"role.", elsewhere, "", "", "Processor", true},
+			{"role.", id[:4], "", "", "Proc", true},
+			{"role.", id, ".x", "", "", false},
+			{"region.", "UK", "", "", "the UK", true},
+			{"region.", "UK", "", "CH", "UK (Swiss words)", true},
+			{"a", long, "", "", "long", true},
+		} {
+			if v, ok := b.lookupLabelFor(tc.k1, tc.k2, tc.k3, tc.j); v != tc.want || ok != tc.ok {
+				t.Errorf("%q+%q+%q (%q) = %q, %v; want %q, %v", tc.k1, tc.k2, tc.k3, tc.j, v, ok, tc.want, tc.ok)
+			}
+		}
+	}
+	b.t = de
+	if v := b.label2("role.", id); v != "Auftragsverarbeiter" {
+		t.Errorf("after a change of wording: %q", v)
+	}
+	if n := unsafe.Sizeof(labelEntry{}); n != 64 {
+		t.Errorf("labelEntry is %d bytes, want 64 (a cache line)", n)
+	}
+}
+
+// TestConditionHolds: a compiled "when" list holds when each of its
+// groups has a term that holds, a negated term holding while its bit is
+// clear, for bits in any word of the set.
+func TestConditionHolds(t *testing.T) {
+	c := &compiledLibrary{conditions: map[string]int{}}
+	for i := range 70 { // "c69" is in the second word
+		c.conditions["c"+strconv.Itoa(i)] = i
+	}
+	set := make([]uint64, 2)
+	for _, bit := range []int{1, 69} {
+		set[bit>>6] |= 1 << (bit & 63)
+	}
+	for _, tc := range []struct {
+		when []string
+		want bool
+	}{
+		{nil, true},
+		{[]string{"c1"}, true},
+		{[]string{"c2"}, false},
+		{[]string{"!c2"}, true},
+		{[]string{"!c1"}, false},
+		{[]string{"c69"}, true},
+		{[]string{"!c69"}, false},
+		{[]string{"c2|c69"}, true},
+		{[]string{"c2|c3"}, false},
+		{[]string{"c2|!c3"}, true},
+		{[]string{"c1", "c2|c69"}, true},
+		{[]string{"c1", "c2|c3"}, false},
+		{[]string{"c2|c3", "c1"}, false},
+		{[]string{"c1|c2", "!c3", "c69|c4"}, true},
+		{[]string{"new"}, false}, // a name no fact sets
+	} {
+		if got := c.compileWhen(tc.when).holds(set); got != tc.want {
+			t.Errorf("%q: holds = %v, want %v", tc.when, got, tc.want)
+		}
 	}
 }
