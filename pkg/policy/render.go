@@ -35,7 +35,7 @@ func appendRender(dst []byte, doc *Document, format, language string) ([]byte, e
 	case "html":
 		return r.html(dst, doc, language), nil
 	case "text":
-		return renderText(dst, doc), nil
+		return r.text(dst, doc), nil
 	}
 	return dst, fmt.Errorf("policy: unknown format %q", format)
 }
@@ -47,6 +47,48 @@ type renderer struct {
 	n     int
 	memo  *escapeMemo // the document's (Document.escaped)
 	links *escapeMemo // the document's (Document.links)
+	// tables are the last tables written, where their bytes are in the
+	// output: a document that shows a table twice (the transfer tables
+	// of a general section and Switzerland's) holds the same block
+	// twice, and the second is a copy of the first's bytes.
+	tables [8]tableSpan
+	nt     int
+}
+
+// tableSpan is a table written at b[start:end], known by its rows and
+// header (offsets, not pointers into b, which may grow).
+type tableSpan struct {
+	rows       *[][]Inline
+	header     *[]Inline
+	n, h       int // len(rows), len(header)
+	start, end int
+}
+
+// writtenTable is where blk's table was written before, if it was.
+func (r *renderer) writtenTable(blk *Block) (start, end int, ok bool) {
+	if len(blk.Rows) == 0 {
+		return 0, 0, false
+	}
+	for i := range min(r.nt, len(r.tables)) {
+		t := &r.tables[i]
+		if t.rows == &blk.Rows[0] && t.n == len(blk.Rows) && t.h == len(blk.Header) && (t.h == 0 || t.header == &blk.Header[0]) {
+			return t.start, t.end, true
+		}
+	}
+	return 0, 0, false
+}
+
+// wroteTable records that blk's table is at b[start:end].
+func (r *renderer) wroteTable(blk *Block, start, end int) {
+	if len(blk.Rows) == 0 {
+		return
+	}
+	t := tableSpan{rows: &blk.Rows[0], n: len(blk.Rows), h: len(blk.Header), start: start, end: end}
+	if t.h > 0 {
+		t.header = &blk.Header[0]
+	}
+	r.tables[r.nt%len(r.tables)] = t
+	r.nt++
 }
 
 // escapeMemo holds the escaped forms of text that reaches documents as
@@ -559,26 +601,40 @@ func (r *renderer) markdown(b []byte, doc *Document) []byte {
 				b = r.appendMDBlock(b, it)
 			}
 		case Table:
-			row := func(cells [][]Inline) {
-				b = append(b, '|')
-				for _, c := range cells {
-					b = append(b, ' ')
-					b = r.appendMDInlines(b, c)
-					b = append(b, " |"...)
-				}
+			if start, end, ok := r.writtenTable(blk); ok {
+				b = append(b, b[start:end]...)
+				continue
 			}
-			row(blk.Header)
+			start := len(b)
+			b = r.appendMDRow(b, blk.Header)
 			b = append(b, "\n|"...)
 			for range blk.Header {
 				b = append(b, " --- |"...)
 			}
 			for _, cells := range blk.Rows {
 				b = append(b, '\n')
-				row(cells)
+				b = r.appendMDRow(b, cells)
 			}
+			r.wroteTable(blk, start, len(b))
 		}
 	}
 	return append(b, '\n')
+}
+
+// appendMDRow appends a table row, "| a | b |": a method rather than a
+// closure over b, which would keep b in memory through every append.
+func (r *renderer) appendMDRow(b []byte, cells [][]Inline) []byte {
+	if len(cells) == 0 {
+		return append(b, '|')
+	}
+	b = append(b, "| "...)
+	for j, c := range cells {
+		if j > 0 {
+			b = append(b, " | "...)
+		}
+		b = r.appendMDInlines(b, c)
+	}
+	return append(b, " |"...)
 }
 
 // appendHTMLEscape appends s escaped as html.EscapeString escapes it.
@@ -712,6 +768,11 @@ func (r *renderer) html(b []byte, doc *Document, language string) []byte {
 			}
 			b = append(b, "</ul>\n"...)
 		case Table:
+			if start, end, ok := r.writtenTable(blk); ok {
+				b = append(b, b[start:end]...)
+				continue
+			}
+			start := len(b)
 			b = append(b, "<table>\n<thead>\n<tr>"...)
 			for _, h := range blk.Header {
 				b = append(b, `<th scope="col">`...)
@@ -735,6 +796,7 @@ func (r *renderer) html(b []byte, doc *Document, language string) []byte {
 				b = append(b, "</td></tr>\n"...)
 			}
 			b = append(b, "</tbody>\n</table>\n"...)
+			r.wroteTable(blk, start, len(b))
 		}
 	}
 	return append(b, "</article>\n"...)
@@ -771,7 +833,7 @@ func appendTextLink(b []byte, in *Inline) []byte {
 	return b
 }
 
-func renderText(b []byte, doc *Document) []byte {
+func (r *renderer) text(b []byte, doc *Document) []byte {
 	underlined := func(ins []Inline, c byte) {
 		start := len(b)
 		b = appendTextInlines(b, ins)
@@ -797,17 +859,22 @@ func renderText(b []byte, doc *Document) []byte {
 				b = appendTextInlines(b, it)
 			}
 		case Table:
+			if start, end, ok := r.writtenTable(blk); ok {
+				b = append(b, b[start:end]...)
+				continue
+			}
+			start := len(b)
 			// Every row repeats the column headings: the first writes
 			// each with its indent and colon, and the rows after it copy
 			// those bytes (labels holds where they are in b).
 			var labels [8]struct{ start, end int }
-			for j, r := range blk.Rows {
+			for j, row := range blk.Rows {
 				if j > 0 {
 					b = append(b, '\n')
 				}
 				b = append(b, "  * "...)
-				b = appendTextInlines(b, r[0])
-				for k := 1; k < len(r); k++ {
+				b = appendTextInlines(b, row[0])
+				for k := 1; k < len(row); k++ {
 					if k < len(labels) && labels[k].end != 0 {
 						b = append(b, b[labels[k].start:labels[k].end]...)
 					} else {
@@ -819,9 +886,10 @@ func renderText(b []byte, doc *Document) []byte {
 							labels[k].start, labels[k].end = start, len(b)
 						}
 					}
-					b = appendTextInlines(b, r[k])
+					b = appendTextInlines(b, row[k])
 				}
 			}
+			r.wroteTable(blk, start, len(b))
 		}
 	}
 	return append(b, '\n')
