@@ -53,6 +53,36 @@ type renderer struct {
 	// twice, and the second is a copy of the first's bytes.
 	tables [8]tableSpan
 	nt     int
+	// written are links the renderer has written, where their bytes are:
+	// a document links the business's own addresses (its email, its
+	// website) many times, and each time after the first is a copy.
+	written [16]linkSpan
+}
+
+// linkSpan is a link (its address's and its text's memory) written at
+// b[start:end].
+type linkSpan struct {
+	url, text  *byte
+	un, tn     int
+	start, end int
+}
+
+// writtenLink is link in's slot in written: the link written there when
+// it is in, else the slot to record in in.
+func (r *renderer) writtenLink(in *Inline) (s *linkSpan, ok bool) {
+	p := unsafe.StringData(in.URL)
+	h := uint64(uintptr(unsafe.Pointer(p))) * 0x9e3779b97f4a7c15 // Fibonacci hashing
+	s = &r.written[h>>60]
+	// An empty address is never recorded, so an empty slot never matches.
+	ok = s.url == p && s.un == len(in.URL) && s.text == unsafe.StringData(in.Text) && s.tn == len(in.Text) && s.un > 0
+	return s, ok
+}
+
+// wroteLink records in slot s that link in is at b[start:end].
+func wroteLink(s *linkSpan, in *Inline, start, end int) {
+	if in.URL != "" {
+		*s = linkSpan{url: unsafe.StringData(in.URL), text: unsafe.StringData(in.Text), un: len(in.URL), tn: len(in.Text), start: start, end: end}
+	}
 }
 
 // tableSpan is a table written at b[start:end], known by its rows and
@@ -505,38 +535,48 @@ func (r *renderer) appendMDInlines(b []byte, ins []Inline) []byte {
 			}
 			b = r.appendMDText(b, in.Text)
 		case Link:
-			if l := r.links.get(in.URL); l != nil {
-				if !l.unsafe {
-					b = append(b, '[')
-				}
-				if sameString(in.Text, l.text) {
-					b = append(b, l.textMD...)
-				} else {
-					b = r.appendMDText(b, in.Text)
-				}
-				if !l.unsafe {
-					b = append(b, "](<"...)
-					b = append(b, l.md...)
-					b = append(b, ">)"...)
-				}
-				continue
-			}
-			u, ok := r.mdDest(in.URL)
-			if !ok {
-				b = r.appendMDText(b, in.Text)
-				continue
-			}
-			b = append(b, '[')
-			b = r.appendMDText(b, in.Text)
-			b = append(b, "](<"...)
-			b = append(b, u...)
-			b = append(b, ">)"...)
+			b = r.appendMDLink(b, in)
 		case Missing:
 			b = append(b, "**"...)
 			b = r.appendMDText(b, in.Text)
 			b = append(b, "**"...)
 		}
 	}
+	return b
+}
+
+// appendMDLink appends link in: out of appendMDInlines's loop, which is
+// mostly plain runs.
+func (r *renderer) appendMDLink(b []byte, in *Inline) []byte {
+	s, ok := r.writtenLink(in)
+	if ok {
+		return append(b, b[s.start:s.end]...)
+	}
+	start := len(b)
+	if l := r.links.get(in.URL); l != nil {
+		if !l.unsafe {
+			b = append(b, '[')
+		}
+		if sameString(in.Text, l.text) {
+			b = append(b, l.textMD...)
+		} else {
+			b = r.appendMDText(b, in.Text)
+		}
+		if !l.unsafe {
+			b = append(b, "](<"...)
+			b = append(b, l.md...)
+			b = append(b, ">)"...)
+		}
+	} else if u, ok := r.mdDest(in.URL); !ok {
+		b = r.appendMDText(b, in.Text)
+	} else {
+		b = append(b, '[')
+		b = r.appendMDText(b, in.Text)
+		b = append(b, "](<"...)
+		b = append(b, u...)
+		b = append(b, ">)"...)
+	}
+	wroteLink(s, in, start, len(b))
 	return b
 }
 
@@ -688,38 +728,47 @@ func (r *renderer) appendHTMLInlines(b []byte, ins []Inline) []byte {
 			}
 			b = r.appendHTMLText(b, in.Text)
 		case Link:
-			if l := r.links.get(in.URL); l != nil {
-				if !l.unsafe {
-					b = append(b, `<a href="`...)
-					b = append(b, l.html...)
-					b = append(b, `">`...)
-				}
-				if sameString(in.Text, l.text) {
-					b = append(b, l.textHTML...)
-				} else {
-					b = r.appendHTMLText(b, in.Text)
-				}
-				if !l.unsafe {
-					b = append(b, "</a>"...)
-				}
-				continue
-			}
-			u, ok := r.safeURL(in.URL)
-			if !ok {
-				b = r.appendHTMLText(b, in.Text)
-				continue
-			}
-			b = append(b, `<a href="`...)
-			b = appendHTMLEscape(b, u)
-			b = append(b, `">`...)
-			b = r.appendHTMLText(b, in.Text)
-			b = append(b, "</a>"...)
+			b = r.appendHTMLLink(b, in)
 		case Missing:
 			b = append(b, `<mark class="missing">`...)
 			b = r.appendHTMLText(b, in.Text)
 			b = append(b, "</mark>"...)
 		}
 	}
+	return b
+}
+
+// appendHTMLLink appends link in, as appendMDLink does.
+func (r *renderer) appendHTMLLink(b []byte, in *Inline) []byte {
+	s, ok := r.writtenLink(in)
+	if ok {
+		return append(b, b[s.start:s.end]...)
+	}
+	start := len(b)
+	if l := r.links.get(in.URL); l != nil {
+		if !l.unsafe {
+			b = append(b, `<a href="`...)
+			b = append(b, l.html...)
+			b = append(b, `">`...)
+		}
+		if sameString(in.Text, l.text) {
+			b = append(b, l.textHTML...)
+		} else {
+			b = r.appendHTMLText(b, in.Text)
+		}
+		if !l.unsafe {
+			b = append(b, "</a>"...)
+		}
+	} else if u, ok := r.safeURL(in.URL); !ok {
+		b = r.appendHTMLText(b, in.Text)
+	} else {
+		b = append(b, `<a href="`...)
+		b = appendHTMLEscape(b, u)
+		b = append(b, `">`...)
+		b = r.appendHTMLText(b, in.Text)
+		b = append(b, "</a>"...)
+	}
+	wroteLink(s, in, start, len(b))
 	return b
 }
 

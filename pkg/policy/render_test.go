@@ -2,14 +2,21 @@ package policy
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
-// unshared is a deep copy of doc in which no two blocks, cells or runs
-// share memory: what the renderers write for it is what they write when
-// they remember nothing of the tree they have already written.
+// unshared is a deep copy of doc in which no two blocks, cells, runs or
+// strings share memory: what the renderers write for it is what they
+// write when they remember nothing of the tree they have already written.
 func unshared(doc *Document) *Document {
-	runs := func(ins []Inline) []Inline { return slices.Clone(ins) }
+	runs := func(ins []Inline) []Inline {
+		out := slices.Clone(ins)
+		for i := range out {
+			out[i].Text, out[i].URL = strings.Clone(out[i].Text), strings.Clone(out[i].URL)
+		}
+		return out
+	}
 	cells := func(cs [][]Inline) [][]Inline {
 		out := make([][]Inline, len(cs))
 		for i, c := range cs {
@@ -74,11 +81,24 @@ func TestRenderSharedTree(t *testing.T) {
 	}
 }
 
-// TestRenderSharedPrefix checks that a table or cell that starts where
-// one written before starts, but is shorter, is written for itself.
+// TestRenderSharedPrefix checks that a table, cell or link that starts
+// where one written before starts, but is shorter, is written for itself.
 func TestRenderSharedPrefix(t *testing.T) {
 	cell := []Inline{{Kind: Plain, Text: "first run"}, {Kind: Plain, Text: ", second <run>"}}
 	rows := [][][]Inline{{cell, cell[:1]}, {cell[:1], cell}}
+	const mail = "mailto:privacy@shop.example"
+	addr, url := mail[len("mailto:"):], mail
+	links := []Inline{
+		{Kind: Link, Text: addr, URL: url}, {Kind: Plain, Text: ", "},
+		{Kind: Link, Text: addr, URL: url}, {Kind: Plain, Text: ", "},
+		{Kind: Link, Text: addr, URL: url[:len(url)-8]}, {Kind: Plain, Text: ", "},
+		{Kind: Link, Text: addr, URL: url}, {Kind: Plain, Text: ", "},
+		{Kind: Link, Text: addr[:7], URL: url}, {Kind: Plain, Text: ", "},
+		{Kind: Link, Text: addr, URL: "javascript:alert(1)"}, {Kind: Plain, Text: ", "},
+		{Kind: Link, Text: "#top", URL: "#top"}, {Kind: Plain, Text: ", "},
+		{Kind: Link, Text: "", URL: ""}, {Kind: Link, Text: "", URL: ""},
+		{Kind: Link, Text: addr, URL: url},
+	}
 	header := [][]Inline{{{Kind: Plain, Text: "A"}}, {{Kind: Plain, Text: "B"}}, {{Kind: Plain, Text: "C"}}}
 	doc := &Document{
 		Title: []Inline{{Kind: Plain, Text: "T"}},
@@ -87,6 +107,8 @@ func TestRenderSharedPrefix(t *testing.T) {
 			{Kind: Table, Header: header[:2], Rows: rows[:1]},
 			{Kind: Table, Header: header, Rows: rows},
 			{Kind: Table, Header: header[:2], Rows: rows},
+			{Kind: Paragraph, Inlines: links},
+			{Kind: List, Items: [][]Inline{links[:3], links[2:]}},
 		},
 	}
 	for _, format := range Formats {
