@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"encoding/binary"
 	"fmt"
 	"net/url"
 	"slices"
@@ -882,21 +883,36 @@ func appendTextLink(b []byte, in *Inline) []byte {
 	return b
 }
 
-func (r *renderer) text(b []byte, doc *Document) []byte {
-	underlined := func(ins []Inline, c byte) {
-		start := len(b)
-		b = appendTextInlines(b, ins)
-		n := utf8.RuneCount(b[start:])
-		b = append(b, '\n')
-		b = appendRule(b, c, n)
+// appendUnderlined appends a heading and its underline of c, as long as
+// the heading in characters: a function, not a closure over the buffer,
+// which would keep it in memory through every append of the document.
+func appendUnderlined(b []byte, ins []Inline, c byte) []byte {
+	start := len(b)
+	b = appendTextInlines(b, ins)
+	n := runeCount(b[start:])
+	b = append(b, '\n')
+	return appendRule(b, c, n)
+}
+
+// runeCount is utf8.RuneCount(p), eight bytes at a time while they are
+// ASCII, as headings mostly are.
+func runeCount(p []byte) int {
+	n := 0
+	for len(p) >= 8 && binary.LittleEndian.Uint64(p)&0x8080808080808080 == 0 {
+		n += 8
+		p = p[8:]
 	}
-	underlined(doc.Title, '=')
+	return n + utf8.RuneCount(p)
+}
+
+func (r *renderer) text(b []byte, doc *Document) []byte {
+	b = appendUnderlined(b, doc.Title, '=')
 	for i := range doc.Blocks {
 		blk := &doc.Blocks[i]
 		b = append(b, "\n\n"...)
 		switch blk.Kind {
 		case Heading:
-			underlined(blk.Inlines, '-')
+			b = appendUnderlined(b, blk.Inlines, '-')
 		case Paragraph:
 			b = appendTextInlines(b, blk.Inlines)
 		case List:

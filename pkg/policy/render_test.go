@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // unshared is a deep copy of doc in which no two blocks, cells, runs or
@@ -115,6 +116,22 @@ func TestRenderSharedPrefix(t *testing.T) {
 		got, _ := Render(doc, format, "en")
 		if want, _ := Render(unshared(doc), format, "en"); got != want {
 			t.Errorf("%s: got\n%s\nwant\n%s", format, got, want)
+		}
+	}
+}
+
+// TestRuneCount checks runeCount against utf8.RuneCount with a
+// multi-byte or invalid sequence at every position of ASCII text.
+func TestRuneCount(t *testing.T) {
+	ascii := strings.Repeat("Your rights", 3)
+	for _, odd := range []string{"", "é", "€", "😀", "\xff", "\xe2\x82"} {
+		for pos := range len(ascii) + 1 {
+			for _, n := range []int{pos, len(ascii)} {
+				p := []byte(ascii[:pos] + odd + ascii[pos:n])
+				if got, want := runeCount(p), utf8.RuneCount(p); got != want {
+					t.Errorf("runeCount(%q) = %d, want %d", p, got, want)
+				}
+			}
 		}
 	}
 }
