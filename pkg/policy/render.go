@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"encoding/binary"
 	"fmt"
 	"net/url"
 	"slices"
@@ -35,7 +36,7 @@ func appendRender(dst []byte, doc *Document, format, language string) ([]byte, e
 	case "html":
 		return r.html(dst, doc, language), nil
 	case "text":
-		return renderText(dst, doc), nil
+		return r.text(dst, doc), nil
 	}
 	return dst, fmt.Errorf("policy: unknown format %q", format)
 }
@@ -47,6 +48,78 @@ type renderer struct {
 	n     int
 	memo  *escapeMemo // the document's (Document.escaped)
 	links *escapeMemo // the document's (Document.links)
+	// tables are the last tables written, where their bytes are in the
+	// output: a document that shows a table twice (the transfer tables
+	// of a general section and Switzerland's) holds the same block
+	// twice, and the second is a copy of the first's bytes.
+	tables [8]tableSpan
+	nt     int
+	// written are links the renderer has written, where their bytes are:
+	// a document links the business's own addresses (its email, its
+	// website) many times, and each time after the first is a copy.
+	written [16]linkSpan
+}
+
+// linkSpan is a link (its address's and its text's memory) written at
+// b[start:end].
+type linkSpan struct {
+	url, text  *byte
+	un, tn     int
+	start, end int
+}
+
+// writtenLink is link in's slot in written: the link written there when
+// it is in, else the slot to record in in.
+func (r *renderer) writtenLink(in *Inline) (s *linkSpan, ok bool) {
+	p := unsafe.StringData(in.URL)
+	h := uint64(uintptr(unsafe.Pointer(p))) * 0x9e3779b97f4a7c15 // Fibonacci hashing
+	s = &r.written[h>>60]
+	// An empty address is never recorded, so an empty slot never matches.
+	ok = s.url == p && s.un == len(in.URL) && s.text == unsafe.StringData(in.Text) && s.tn == len(in.Text) && s.un > 0
+	return s, ok
+}
+
+// wroteLink records in slot s that link in is at b[start:end].
+func wroteLink(s *linkSpan, in *Inline, start, end int) {
+	if in.URL != "" {
+		*s = linkSpan{url: unsafe.StringData(in.URL), text: unsafe.StringData(in.Text), un: len(in.URL), tn: len(in.Text), start: start, end: end}
+	}
+}
+
+// tableSpan is a table written at b[start:end], known by its rows and
+// header (offsets, not pointers into b, which may grow).
+type tableSpan struct {
+	rows       *[][]Inline
+	header     *[]Inline
+	n, h       int // len(rows), len(header)
+	start, end int
+}
+
+// writtenTable is where blk's table was written before, if it was.
+func (r *renderer) writtenTable(blk *Block) (start, end int, ok bool) {
+	if len(blk.Rows) == 0 {
+		return 0, 0, false
+	}
+	for i := range min(r.nt, len(r.tables)) {
+		t := &r.tables[i]
+		if t.rows == &blk.Rows[0] && t.n == len(blk.Rows) && t.h == len(blk.Header) && (t.h == 0 || t.header == &blk.Header[0]) {
+			return t.start, t.end, true
+		}
+	}
+	return 0, 0, false
+}
+
+// wroteTable records that blk's table is at b[start:end].
+func (r *renderer) wroteTable(blk *Block, start, end int) {
+	if len(blk.Rows) == 0 {
+		return
+	}
+	t := tableSpan{rows: &blk.Rows[0], n: len(blk.Rows), h: len(blk.Header), start: start, end: end}
+	if t.h > 0 {
+		t.header = &blk.Header[0]
+	}
+	r.tables[r.nt%len(r.tables)] = t
+	r.nt++
 }
 
 // escapeMemo holds the escaped forms of text that reaches documents as
@@ -463,38 +536,48 @@ func (r *renderer) appendMDInlines(b []byte, ins []Inline) []byte {
 			}
 			b = r.appendMDText(b, in.Text)
 		case Link:
-			if l := r.links.get(in.URL); l != nil {
-				if !l.unsafe {
-					b = append(b, '[')
-				}
-				if sameString(in.Text, l.text) {
-					b = append(b, l.textMD...)
-				} else {
-					b = r.appendMDText(b, in.Text)
-				}
-				if !l.unsafe {
-					b = append(b, "](<"...)
-					b = append(b, l.md...)
-					b = append(b, ">)"...)
-				}
-				continue
-			}
-			u, ok := r.mdDest(in.URL)
-			if !ok {
-				b = r.appendMDText(b, in.Text)
-				continue
-			}
-			b = append(b, '[')
-			b = r.appendMDText(b, in.Text)
-			b = append(b, "](<"...)
-			b = append(b, u...)
-			b = append(b, ">)"...)
+			b = r.appendMDLink(b, in)
 		case Missing:
 			b = append(b, "**"...)
 			b = r.appendMDText(b, in.Text)
 			b = append(b, "**"...)
 		}
 	}
+	return b
+}
+
+// appendMDLink appends link in: out of appendMDInlines's loop, which is
+// mostly plain runs.
+func (r *renderer) appendMDLink(b []byte, in *Inline) []byte {
+	s, ok := r.writtenLink(in)
+	if ok {
+		return append(b, b[s.start:s.end]...)
+	}
+	start := len(b)
+	if l := r.links.get(in.URL); l != nil {
+		if !l.unsafe {
+			b = append(b, '[')
+		}
+		if sameString(in.Text, l.text) {
+			b = append(b, l.textMD...)
+		} else {
+			b = r.appendMDText(b, in.Text)
+		}
+		if !l.unsafe {
+			b = append(b, "](<"...)
+			b = append(b, l.md...)
+			b = append(b, ">)"...)
+		}
+	} else if u, ok := r.mdDest(in.URL); !ok {
+		b = r.appendMDText(b, in.Text)
+	} else {
+		b = append(b, '[')
+		b = r.appendMDText(b, in.Text)
+		b = append(b, "](<"...)
+		b = append(b, u...)
+		b = append(b, ">)"...)
+	}
+	wroteLink(s, in, start, len(b))
 	return b
 }
 
@@ -559,26 +642,40 @@ func (r *renderer) markdown(b []byte, doc *Document) []byte {
 				b = r.appendMDBlock(b, it)
 			}
 		case Table:
-			row := func(cells [][]Inline) {
-				b = append(b, '|')
-				for _, c := range cells {
-					b = append(b, ' ')
-					b = r.appendMDInlines(b, c)
-					b = append(b, " |"...)
-				}
+			if start, end, ok := r.writtenTable(blk); ok {
+				b = append(b, b[start:end]...)
+				continue
 			}
-			row(blk.Header)
+			start := len(b)
+			b = r.appendMDRow(b, blk.Header)
 			b = append(b, "\n|"...)
 			for range blk.Header {
 				b = append(b, " --- |"...)
 			}
 			for _, cells := range blk.Rows {
 				b = append(b, '\n')
-				row(cells)
+				b = r.appendMDRow(b, cells)
 			}
+			r.wroteTable(blk, start, len(b))
 		}
 	}
 	return append(b, '\n')
+}
+
+// appendMDRow appends a table row, "| a | b |": a method rather than a
+// closure over b, which would keep b in memory through every append.
+func (r *renderer) appendMDRow(b []byte, cells [][]Inline) []byte {
+	if len(cells) == 0 {
+		return append(b, '|')
+	}
+	b = append(b, "| "...)
+	for j, c := range cells {
+		if j > 0 {
+			b = append(b, " | "...)
+		}
+		b = r.appendMDInlines(b, c)
+	}
+	return append(b, " |"...)
 }
 
 // appendHTMLEscape appends s escaped as html.EscapeString escapes it.
@@ -632,38 +729,47 @@ func (r *renderer) appendHTMLInlines(b []byte, ins []Inline) []byte {
 			}
 			b = r.appendHTMLText(b, in.Text)
 		case Link:
-			if l := r.links.get(in.URL); l != nil {
-				if !l.unsafe {
-					b = append(b, `<a href="`...)
-					b = append(b, l.html...)
-					b = append(b, `">`...)
-				}
-				if sameString(in.Text, l.text) {
-					b = append(b, l.textHTML...)
-				} else {
-					b = r.appendHTMLText(b, in.Text)
-				}
-				if !l.unsafe {
-					b = append(b, "</a>"...)
-				}
-				continue
-			}
-			u, ok := r.safeURL(in.URL)
-			if !ok {
-				b = r.appendHTMLText(b, in.Text)
-				continue
-			}
-			b = append(b, `<a href="`...)
-			b = appendHTMLEscape(b, u)
-			b = append(b, `">`...)
-			b = r.appendHTMLText(b, in.Text)
-			b = append(b, "</a>"...)
+			b = r.appendHTMLLink(b, in)
 		case Missing:
 			b = append(b, `<mark class="missing">`...)
 			b = r.appendHTMLText(b, in.Text)
 			b = append(b, "</mark>"...)
 		}
 	}
+	return b
+}
+
+// appendHTMLLink appends link in, as appendMDLink does.
+func (r *renderer) appendHTMLLink(b []byte, in *Inline) []byte {
+	s, ok := r.writtenLink(in)
+	if ok {
+		return append(b, b[s.start:s.end]...)
+	}
+	start := len(b)
+	if l := r.links.get(in.URL); l != nil {
+		if !l.unsafe {
+			b = append(b, `<a href="`...)
+			b = append(b, l.html...)
+			b = append(b, `">`...)
+		}
+		if sameString(in.Text, l.text) {
+			b = append(b, l.textHTML...)
+		} else {
+			b = r.appendHTMLText(b, in.Text)
+		}
+		if !l.unsafe {
+			b = append(b, "</a>"...)
+		}
+	} else if u, ok := r.safeURL(in.URL); !ok {
+		b = r.appendHTMLText(b, in.Text)
+	} else {
+		b = append(b, `<a href="`...)
+		b = appendHTMLEscape(b, u)
+		b = append(b, `">`...)
+		b = r.appendHTMLText(b, in.Text)
+		b = append(b, "</a>"...)
+	}
+	wroteLink(s, in, start, len(b))
 	return b
 }
 
@@ -712,6 +818,11 @@ func (r *renderer) html(b []byte, doc *Document, language string) []byte {
 			}
 			b = append(b, "</ul>\n"...)
 		case Table:
+			if start, end, ok := r.writtenTable(blk); ok {
+				b = append(b, b[start:end]...)
+				continue
+			}
+			start := len(b)
 			b = append(b, "<table>\n<thead>\n<tr>"...)
 			for _, h := range blk.Header {
 				b = append(b, `<th scope="col">`...)
@@ -735,6 +846,7 @@ func (r *renderer) html(b []byte, doc *Document, language string) []byte {
 				b = append(b, "</td></tr>\n"...)
 			}
 			b = append(b, "</tbody>\n</table>\n"...)
+			r.wroteTable(blk, start, len(b))
 		}
 	}
 	return append(b, "</article>\n"...)
@@ -771,21 +883,36 @@ func appendTextLink(b []byte, in *Inline) []byte {
 	return b
 }
 
-func renderText(b []byte, doc *Document) []byte {
-	underlined := func(ins []Inline, c byte) {
-		start := len(b)
-		b = appendTextInlines(b, ins)
-		n := utf8.RuneCount(b[start:])
-		b = append(b, '\n')
-		b = appendRule(b, c, n)
+// appendUnderlined appends a heading and its underline of c, as long as
+// the heading in characters: a function, not a closure over the buffer,
+// which would keep it in memory through every append of the document.
+func appendUnderlined(b []byte, ins []Inline, c byte) []byte {
+	start := len(b)
+	b = appendTextInlines(b, ins)
+	n := runeCount(b[start:])
+	b = append(b, '\n')
+	return appendRule(b, c, n)
+}
+
+// runeCount is utf8.RuneCount(p), eight bytes at a time while they are
+// ASCII, as headings mostly are.
+func runeCount(p []byte) int {
+	n := 0
+	for len(p) >= 8 && binary.LittleEndian.Uint64(p)&0x8080808080808080 == 0 {
+		n += 8
+		p = p[8:]
 	}
-	underlined(doc.Title, '=')
+	return n + utf8.RuneCount(p)
+}
+
+func (r *renderer) text(b []byte, doc *Document) []byte {
+	b = appendUnderlined(b, doc.Title, '=')
 	for i := range doc.Blocks {
 		blk := &doc.Blocks[i]
 		b = append(b, "\n\n"...)
 		switch blk.Kind {
 		case Heading:
-			underlined(blk.Inlines, '-')
+			b = appendUnderlined(b, blk.Inlines, '-')
 		case Paragraph:
 			b = appendTextInlines(b, blk.Inlines)
 		case List:
@@ -797,17 +924,22 @@ func renderText(b []byte, doc *Document) []byte {
 				b = appendTextInlines(b, it)
 			}
 		case Table:
+			if start, end, ok := r.writtenTable(blk); ok {
+				b = append(b, b[start:end]...)
+				continue
+			}
+			start := len(b)
 			// Every row repeats the column headings: the first writes
 			// each with its indent and colon, and the rows after it copy
 			// those bytes (labels holds where they are in b).
 			var labels [8]struct{ start, end int }
-			for j, r := range blk.Rows {
+			for j, row := range blk.Rows {
 				if j > 0 {
 					b = append(b, '\n')
 				}
 				b = append(b, "  * "...)
-				b = appendTextInlines(b, r[0])
-				for k := 1; k < len(r); k++ {
+				b = appendTextInlines(b, row[0])
+				for k := 1; k < len(row); k++ {
 					if k < len(labels) && labels[k].end != 0 {
 						b = append(b, b[labels[k].start:labels[k].end]...)
 					} else {
@@ -819,9 +951,10 @@ func renderText(b []byte, doc *Document) []byte {
 							labels[k].start, labels[k].end = start, len(b)
 						}
 					}
-					b = appendTextInlines(b, r[k])
+					b = appendTextInlines(b, row[k])
 				}
 			}
+			r.wroteTable(blk, start, len(b))
 		}
 	}
 	return append(b, '\n')

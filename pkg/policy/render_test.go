@@ -1,0 +1,137 @@
+package policy
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// unshared is a deep copy of doc in which no two blocks, cells, runs or
+// strings share memory: what the renderers write for it is what they
+// write when they remember nothing of the tree they have already written.
+func unshared(doc *Document) *Document {
+	runs := func(ins []Inline) []Inline {
+		out := slices.Clone(ins)
+		for i := range out {
+			out[i].Text, out[i].URL = strings.Clone(out[i].Text), strings.Clone(out[i].URL)
+		}
+		return out
+	}
+	cells := func(cs [][]Inline) [][]Inline {
+		out := make([][]Inline, len(cs))
+		for i, c := range cs {
+			out[i] = runs(c)
+		}
+		return out
+	}
+	d := *doc
+	d.Title = runs(doc.Title)
+	d.Blocks = make([]Block, len(doc.Blocks))
+	for i, blk := range doc.Blocks {
+		blk.Inlines = runs(blk.Inlines)
+		blk.Items = cells(blk.Items)
+		blk.Header = cells(blk.Header)
+		rows := make([][][]Inline, len(blk.Rows))
+		for j, r := range blk.Rows {
+			rows[j] = cells(r)
+		}
+		blk.Rows = rows
+		d.Blocks[i] = blk
+	}
+	return &d
+}
+
+// TestRenderSharedTree checks that a document whose tables and cells
+// share memory, as the builder makes them (the transfer tables of the
+// general section and Switzerland's, a service's cells in every regime's
+// table), renders as its unshared copy does, in every format.
+func TestRenderSharedTree(t *testing.T) {
+	c := mustCatalog(t)
+	req := Request{
+		Type: "privacy", BusinessName: "Shared Ltd", WebsiteURL: "https://shared.example",
+		BusinessType: "marketplace", Language: "en", Jurisdiction: "CH,EU,UK,US-CA",
+		CollectsPayments: true, CollectsUserData: true, UsesAnalytics: true,
+		ThirdPartyServices: serviceMix(c),
+	}
+	completeRequest(&req)
+	for _, format := range Formats {
+		req.Format = format
+		doc, _, _, err := Compose(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tables := map[*[][]Inline]bool{}
+		repeated := false
+		for _, blk := range doc.Blocks {
+			if len(blk.Rows) > 0 {
+				repeated = repeated || tables[&blk.Rows[0]]
+				tables[&blk.Rows[0]] = true
+			}
+		}
+		if !repeated {
+			t.Fatalf("%s: no table is shown twice; the test needs a document that does", format)
+		}
+		got, err := Render(doc, format, "en")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want, _ := Render(unshared(doc), format, "en"); got != want {
+			t.Errorf("%s: the shared tree renders differently from its copy", format)
+		}
+	}
+}
+
+// TestRenderSharedPrefix checks that a table, cell or link that starts
+// where one written before starts, but is shorter, is written for itself.
+func TestRenderSharedPrefix(t *testing.T) {
+	cell := []Inline{{Kind: Plain, Text: "first run"}, {Kind: Plain, Text: ", second <run>"}}
+	rows := [][][]Inline{{cell, cell[:1]}, {cell[:1], cell}}
+	const mail = "mailto:privacy@shop.example"
+	addr, url := mail[len("mailto:"):], mail
+	links := []Inline{
+		{Kind: Link, Text: addr, URL: url}, {Kind: Plain, Text: ", "},
+		{Kind: Link, Text: addr, URL: url}, {Kind: Plain, Text: ", "},
+		{Kind: Link, Text: addr, URL: url[:len(url)-8]}, {Kind: Plain, Text: ", "},
+		{Kind: Link, Text: addr, URL: url}, {Kind: Plain, Text: ", "},
+		{Kind: Link, Text: addr[:7], URL: url}, {Kind: Plain, Text: ", "},
+		{Kind: Link, Text: addr, URL: "javascript:alert(1)"}, {Kind: Plain, Text: ", "},
+		{Kind: Link, Text: "#top", URL: "#top"}, {Kind: Plain, Text: ", "},
+		{Kind: Link, Text: "", URL: ""}, {Kind: Link, Text: "", URL: ""},
+		{Kind: Link, Text: addr, URL: url},
+	}
+	header := [][]Inline{{{Kind: Plain, Text: "A"}}, {{Kind: Plain, Text: "B"}}, {{Kind: Plain, Text: "C"}}}
+	doc := &Document{
+		Title: []Inline{{Kind: Plain, Text: "T"}},
+		Blocks: []Block{
+			{Kind: Table, Header: header[:2], Rows: rows},
+			{Kind: Table, Header: header[:2], Rows: rows[:1]},
+			{Kind: Table, Header: header, Rows: rows},
+			{Kind: Table, Header: header[:2], Rows: rows},
+			{Kind: Paragraph, Inlines: links},
+			{Kind: List, Items: [][]Inline{links[:3], links[2:]}},
+		},
+	}
+	for _, format := range Formats {
+		got, _ := Render(doc, format, "en")
+		if want, _ := Render(unshared(doc), format, "en"); got != want {
+			t.Errorf("%s: got\n%s\nwant\n%s", format, got, want)
+		}
+	}
+}
+
+// TestRuneCount checks runeCount against utf8.RuneCount with a
+// multi-byte or invalid sequence at every position of ASCII text.
+func TestRuneCount(t *testing.T) {
+	ascii := strings.Repeat("Your rights", 3)
+	for _, odd := range []string{"", "é", "€", "😀", "\xff", "\xe2\x82"} {
+		for pos := range len(ascii) + 1 {
+			for _, n := range []int{pos, len(ascii)} {
+				p := []byte(ascii[:pos] + odd + ascii[pos:n])
+				if got, want := runeCount(p), utf8.RuneCount(p); got != want {
+					t.Errorf("runeCount(%q) = %d, want %d", p, got, want)
+				}
+			}
+		}
+	}
+}
