@@ -83,6 +83,11 @@ type Requirement struct {
 	// pos is the item's position among the Requirements of every law
 	// LoadLaws returned, law by law (Position); set on load.
 	pos int
+	// when is AppliesWhen as bits of FactNames positions (factBits), set
+	// on load (whenSet) so that AppendApplicable tests each item without
+	// looking its facts up by name; an item made otherwise has none.
+	when    uint64
+	whenSet bool
 }
 
 // Position is r's position among the Requirements of every law LoadLaws
@@ -160,6 +165,32 @@ var NeedFields = []string{"contactEmail", "postalAddress",
 
 // FactSet is the set of facts that hold.
 type FactSet map[string]bool
+
+// factBits is f as a bit for each fact of FactNames that holds (bit i for
+// FactNames[i]).
+func (f FactSet) factBits() uint64 {
+	var b uint64
+	for i, n := range FactNames {
+		if i < 64 && f[n] {
+			b |= 1 << i
+		}
+	}
+	return b
+}
+
+// setWhen sets r.when from r.AppliesWhen, unless a fact is not in
+// FactNames (LoadLaws rejects the law then) or has no bit.
+func (r *Requirement) setWhen() {
+	var b uint64
+	for _, n := range r.AppliesWhen {
+		i := slices.Index(FactNames, n)
+		if i < 0 || i >= 64 {
+			return
+		}
+		b |= 1 << i
+	}
+	r.when, r.whenSet = b, true
+}
 
 // Holds reports whether every named fact holds.
 func (f FactSet) Holds(names []string) bool {
@@ -339,6 +370,7 @@ func LoadLaws(fsys fs.FS, dir string) ([]Law, error) {
 	for i := range laws {
 		for j := range laws[i].Requirements {
 			laws[i].Requirements[j].pos = n
+			laws[i].Requirements[j].setWhen()
 			n++
 		}
 		for j := range laws[i].NotModelled {
@@ -431,11 +463,15 @@ func Applicable(laws []Law, facts FactSet) []Requirement {
 // AppendApplicable appends to dst the requirements of laws whose
 // conditions hold, in checklist order, as pointers into laws' own
 // checklists (which nobody changes): a caller that keeps dst between
-// documents allocates nothing and copies no requirement.
+// documents allocates nothing and copies no requirement. The facts are
+// looked up once, as bits: a loaded item's conditions are a mask of them
+// (hundreds of items for a document of many jurisdictions).
 func AppendApplicable(dst []*Requirement, laws []Law, facts FactSet) []*Requirement {
+	have := facts.factBits()
 	for i := range laws {
 		for j := range laws[i].Requirements {
-			if r := &laws[i].Requirements[j]; facts.Holds(r.AppliesWhen) {
+			r := &laws[i].Requirements[j]
+			if r.whenSet && r.when&have == r.when || !r.whenSet && facts.Holds(r.AppliesWhen) {
 				dst = append(dst, r)
 			}
 		}
