@@ -205,8 +205,8 @@ func (m FactorModel) citeLawIDs(in Input, dst []string) []string {
 	if m.citeLaws != nil {
 		return m.citeLaws(in)
 	}
-	for _, l := range in.Laws {
-		dst = append(dst, l.ID)
+	for i := range in.Laws {
+		dst = append(dst, in.Laws[i].ID)
 	}
 	return dst
 }
@@ -367,20 +367,33 @@ func b2i(b bool) int {
 }
 
 func hasConsentLaw(laws []Law) bool {
-	return slices.ContainsFunc(laws, func(l Law) bool { return l.ID == "eprivacy" || l.ID == "pecr" })
+	for i := range laws {
+		if id := laws[i].ID; id == "eprivacy" || id == "pecr" {
+			return true
+		}
+	}
+	return false
 }
 
 // hasLaw reports whether one of the laws ids applies.
 func hasLaw(laws []Law, ids ...string) bool {
-	return slices.ContainsFunc(laws, func(l Law) bool { return slices.Contains(ids, l.ID) })
+	for i := range laws {
+		if slices.Contains(ids, laws[i].ID) {
+			return true
+		}
+	}
+	return false
 }
 
 // lawCovers reports whether one of the laws ids applies and covers the
 // jurisdiction j.
 func lawCovers(laws []Law, j string, ids ...string) bool {
-	return slices.ContainsFunc(laws, func(l Law) bool {
-		return slices.Contains(ids, l.ID) && (slices.Contains(l.Jurisdictions, j) || slices.Contains(l.Jurisdictions, AllJurisdictions))
-	})
+	for i := range laws {
+		if l := &laws[i]; slices.Contains(ids, l.ID) && (slices.Contains(l.Jurisdictions, j) || slices.Contains(l.Jurisdictions, AllJurisdictions)) {
+			return true
+		}
+	}
+	return false
 }
 
 // Assess computes the risk factors, the score and the flags of a document
@@ -559,14 +572,22 @@ func Flags(in Input) []Flag {
 	}
 	// Checklist items whose condition the request cannot express: one
 	// flag per catalog code, citing every item of that code.
-	for _, l := range in.Laws {
-		for _, r := range l.NotModelled {
-			i := slices.IndexFunc(out, func(f Flag) bool { return f.Code == r.FlagCode })
+	for li := range in.Laws {
+		l := &in.Laws[li]
+		for ri := range l.NotModelled {
+			code := l.NotModelled[ri].FlagCode
+			i := -1
+			for k := range out {
+				if out[k].Code == code {
+					i = k
+					break
+				}
+			}
 			if i < 0 {
-				raise(r.FlagCode, "", l.ShortName)
+				raise(code, "", l.ShortName)
 				continue
 			}
-			if c := mustLookup(r.FlagCode).Citations[l.ShortName]; c != "" && !strings.Contains(out[i].Citation, c) {
+			if c := mustLookup(code).Citations[l.ShortName]; c != "" && !strings.Contains(out[i].Citation, c) {
 				out[i].Citation += "; " + c
 			}
 		}

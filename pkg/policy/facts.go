@@ -15,8 +15,9 @@ import (
 type Facts struct {
 	Request Request
 	// Jurisdictions are the request's jurisdictions, in catalog order;
-	// Jurisdiction is the primary one (primaryJurisdiction), whose transfer
-	// rules, region and authority the shared clauses use.
+	// Jurisdiction is the primary one, whose transfer rules, region and
+	// authority the shared clauses use: the first with its own transfer
+	// regime, else the first.
 	Jurisdictions []catalog.Jurisdiction
 	Jurisdiction  catalog.Jurisdiction
 	// Regimes are the listed jurisdictions with their own international
@@ -138,21 +139,20 @@ var deviceCategories = []string{"identifiers", "device", "internet_activity", "g
 type typeLaws struct {
 	laws []compliance.Law
 	// all holds the positions in laws of the laws of every
-	// jurisdiction, byJurisdiction those of one.
+	// jurisdiction, byJurisdiction those of one, by the jurisdiction's
+	// position in the catalog (jurisdictionTable).
 	all            posSet
-	byJurisdiction map[string]*posSet
+	byJurisdiction []posSet
 }
 
-// appendFor appends to dst the laws of every jurisdiction in ids and those
-// of every jurisdiction ("*"), each once, in the laws' order: a law shared
-// by two markets is one checklist, met once.
-func (t *typeLaws) appendFor(dst []compliance.Law, ids []string) []compliance.Law {
+// appendFor appends to dst the laws of every jurisdiction at the catalog
+// positions jpos and those of every jurisdiction ("*"), each once, in the
+// laws' order: a law shared by two markets is one checklist, met once.
+func (t *typeLaws) appendFor(dst []compliance.Law, jpos []int) []compliance.Law {
 	var set posSet
 	set.union(&t.all)
-	for _, id := range ids {
-		if s := t.byJurisdiction[id]; s != nil {
-			set.union(s)
-		}
+	for _, p := range jpos {
+		set.union(&t.byJurisdiction[p])
 	}
 	for i := set.next(0); i >= 0; i = set.next(i + 1) {
 		dst = append(dst, t.laws[i])
@@ -167,23 +167,25 @@ var lawsByType = sync.OnceValues(func() (map[string]*typeLaws, error) {
 	if err != nil {
 		return nil, err
 	}
+	jt := jurisdictions()
 	m := map[string]*typeLaws{}
 	for _, l := range laws {
 		for _, t := range l.DocumentTypes() {
 			if _, ok := m[t]; ok {
 				continue
 			}
-			tl := &typeLaws{laws: compliance.ForType(laws, t), byJurisdiction: map[string]*posSet{}}
+			tl := &typeLaws{laws: compliance.ForType(laws, t), byJurisdiction: make([]posSet, len(jt.regions))}
 			for i, l := range tl.laws {
 				for _, j := range l.Jurisdictions {
 					if j == compliance.AllJurisdictions {
 						tl.all.add(i)
 						continue
 					}
-					if tl.byJurisdiction[j] == nil {
-						tl.byJurisdiction[j] = &posSet{}
+					// A jurisdiction the catalog does not hold is never
+					// a document's (build rejects it).
+					if p, ok := jt.pos[j]; ok {
+						tl.byJurisdiction[p].add(i)
 					}
-					tl.byJurisdiction[j].add(i)
 				}
 			}
 			m[t] = tl
@@ -205,6 +207,7 @@ func BuildFacts(req Request) (*Facts, error) {
 // that the next document's facts allocate nothing.
 type factScratch struct {
 	jids     []string
+	jpos     []int // the catalog positions of jids (jurisdictionTable)
 	ids      []string
 	own      []string
 	used     []string // categoryUseOf's scratch
@@ -285,38 +288,48 @@ func (f *Facts) build(req Request) error {
 		rest = after
 	}
 	s.jids = jids
+	// Each jurisdiction is looked up once, for its position, which finds
+	// its laws and its region.
+	jt := jurisdictions()
+	jpos := s.jpos[:0]
+	primary := -1
 	for _, id := range jids {
-		j, ok := cat.Jurisdiction(id)
+		p, ok := jt.pos[id]
 		if !ok {
 			return fmt.Errorf("policy: unknown jurisdiction %q", id)
 		}
-		f.Jurisdictions = append(f.Jurisdictions, j)
+		jpos = append(jpos, p)
+		f.Jurisdictions = append(f.Jurisdictions, cat.Jurisdictions[p])
+		if primary < 0 && len(cat.Jurisdictions[p].TransferMechanisms) > 0 {
+			primary = len(f.Jurisdictions) - 1
+		}
 	}
-	f.Jurisdiction, _ = cat.Jurisdiction(primaryJurisdiction(jids))
+	s.jpos = jpos
+	f.Jurisdiction = f.Jurisdictions[max(primary, 0)]
 	bt, ok := cat.BusinessType(req.BusinessType)
 	if !ok {
 		return fmt.Errorf("policy: unknown business type %q", req.BusinessType)
 	}
-	for _, x := range f.Jurisdictions {
-		if len(x.TransferMechanisms) > 0 {
-			f.Regimes = append(f.Regimes, x)
+	for i := range f.Jurisdictions {
+		if x := &f.Jurisdictions[i]; len(x.TransferMechanisms) > 0 {
+			f.Regimes = append(f.Regimes, *x)
 		}
 	}
 	s.primary[0] = f.Jurisdiction
 	if tl := lawsOf[req.Type]; tl != nil {
-		f.Laws = tl.appendFor(f.Laws, jids)
+		f.Laws = tl.appendFor(f.Laws, jpos)
 	}
 	// A business under every threshold of Cal. Civ. Code § 1798.140(d)(1)
 	// is not a CCPA "business": only CalOPPA applies to its website.
 	f.CCPACovers = f.HasLaw(lawCCPA)
 	if t := req.CCPAThresholdsMet; t != nil && !*t {
-		f.Laws = slices.DeleteFunc(f.Laws, func(l compliance.Law) bool { return l.ID == lawCCPA || l.ID == lawCCPARegs })
+		f.Laws = deleteLaws(f.Laws, lawCCPA, lawCCPARegs)
 	}
 	// Issue 8, part j1: Quebec's private-sector Act applies only to a
 	// business that serves Québec (servesQuebec true); otherwise a Canadian
 	// document covers PIPEDA alone.
 	if t := req.ServesQuebec; t == nil || !*t {
-		f.Laws = slices.DeleteFunc(f.Laws, func(l compliance.Law) bool { return l.ID == lawQuebec })
+		f.Laws = deleteLaws(f.Laws, lawQuebec)
 	}
 	if len(f.Laws) == 0 {
 		return fmt.Errorf("policy: no law covers jurisdiction %q", req.Jurisdiction)
@@ -897,27 +910,41 @@ type regionSets struct {
 	countries, adequate countrySet
 }
 
-// jurisdictionSets are every catalog jurisdiction's, by id, made on first use.
-var jurisdictionSets = sync.OnceValue(func() map[string]*regionSets {
-	m := map[string]*regionSets{}
-	for _, j := range cat().Jurisdictions {
-		r := &regionSets{}
+// jurisdictionTable is the catalog's jurisdictions by id: each one's
+// position in the catalog and, by position, its region's sets.
+type jurisdictionTable struct {
+	pos     map[string]int
+	regions []regionSets
+}
+
+// jurisdictions is the catalog's jurisdictionTable, made on first use.
+var jurisdictions = sync.OnceValue(func() *jurisdictionTable {
+	js := cat().Jurisdictions
+	t := &jurisdictionTable{pos: make(map[string]int, len(js)), regions: make([]regionSets, len(js))}
+	for i, j := range js {
+		r := &t.regions[i]
 		for _, c := range j.Countries {
 			r.countries.add(c)
 		}
 		for _, c := range j.Adequate {
 			r.adequate.add(c)
 		}
-		m[j.ID] = r
+		t.pos[j.ID] = i
 	}
-	return m
+	return t
 })
+
+// regionAt is the region of f.Jurisdictions[i].
+func (f *Facts) regionAt(i int) *regionSets {
+	return &jurisdictions().regions[f.scr.jpos[i]]
+}
 
 // regionOf is r's region; a jurisdiction the catalog does not hold (a
 // test's) gets its sets made here.
 func regionOf(r *catalog.Jurisdiction) *regionSets {
-	if g, ok := jurisdictionSets()[r.ID]; ok {
-		return g
+	jt := jurisdictions()
+	if p, ok := jt.pos[r.ID]; ok {
+		return &jt.regions[p]
 	}
 	g := &regionSets{}
 	for _, c := range r.Countries {
@@ -974,9 +1001,62 @@ func (f *Facts) representativeFor(r *catalog.Jurisdiction) string {
 // show then. Their law ids are "us-" + the state's two-letter postal code
 // (us-va, us-tx, ...).
 func (f *Facts) usStateLaw() bool {
-	return slices.ContainsFunc(f.Laws, func(l compliance.Law) bool {
-		return len(l.ID) == 5 && strings.HasPrefix(l.ID, "us-")
-	})
+	for i := range f.Laws {
+		if id := f.Laws[i].ID; len(id) == 5 && strings.HasPrefix(id, "us-") {
+			return true
+		}
+	}
+	return false
+}
+
+// hasLawOf reports whether one of the laws ids applies. Like HasLaw and
+// lawCovers, it goes through the laws by index: a Law is a dozen words,
+// which a range value or a func(Law) copied for each of a
+// many-jurisdiction document's sixty laws.
+func (f *Facts) hasLawOf(ids []string) bool {
+	for i := range f.Laws {
+		if slices.Contains(ids, f.Laws[i].ID) {
+			return true
+		}
+	}
+	return false
+}
+
+// lawCovers reports whether the law with id applies and covers
+// jurisdiction j.
+func (f *Facts) lawCovers(id, j string) bool {
+	for i := range f.Laws {
+		if l := &f.Laws[i]; l.ID == id && slices.Contains(l.Jurisdictions, j) {
+			return true
+		}
+	}
+	return false
+}
+
+// deleteLaws removes the laws ids from laws, in place, keeping the order.
+func deleteLaws(laws []compliance.Law, ids ...string) []compliance.Law {
+	n := 0
+	for i := range laws {
+		if !slices.Contains(ids, laws[i].ID) {
+			if n != i {
+				laws[n] = laws[i]
+			}
+			n++
+		}
+	}
+	clear(laws[n:])
+	return laws[:n]
+}
+
+// usSectorLaws reports whether a jurisdiction's business types raise
+// flags naming U.S. sector laws (catalog USSectorLaws).
+func (f *Facts) usSectorLaws() bool {
+	for i := range f.Jurisdictions {
+		if f.Jurisdictions[i].USSectorLaws {
+			return true
+		}
+	}
+	return false
 }
 
 // HasLaw reports whether the law with id applies.
