@@ -254,3 +254,28 @@ func TestCountrySets(t *testing.T) {
 		t.Fatal("sets of an uncatalogued jurisdiction")
 	}
 }
+
+// TestServiceTransfersCached: what a service's use holds of its transfers,
+// by jurisdiction position, is what its catalog entry and the
+// jurisdiction's region say.
+func TestServiceTransfersCached(t *testing.T) {
+	c := mustCatalog(t)
+	uses := serviceUses()
+	jt := jurisdictions()
+	for i := range c.Services {
+		sv := &c.Services[i]
+		u := uses[sv.ID]
+		for p := range c.Jurisdictions {
+			j := &c.Jurisdictions[p]
+			if jt.pos[j.ID] != p {
+				t.Fatalf("%s: position %d, want %d", j.ID, jt.pos[j.ID], p)
+			}
+			if got, want := u.out.has(p), regionOf(j).transfersOut(sv); got != want {
+				t.Errorf("%s in %s: transfers out %v, want %v", sv.ID, j.ID, got, want)
+			}
+			if got, want := u.statedIn(p), sv.Transfers[j.ID]; !slices.Equal(got, want) {
+				t.Errorf("%s in %s: stated %v, want %v", sv.ID, j.ID, got, want)
+			}
+		}
+	}
+}

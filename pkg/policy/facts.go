@@ -368,12 +368,19 @@ func (f *Facts) build(req Request) error {
 	s.own = own
 	// Facts any service may make hold, recorded once after the loop.
 	var joint, sells, transfers, nonEssential bool
-	// The transfer regimes and their regions, looked up once.
+	// The transfer regimes and their regions, looked up once, with their
+	// catalog positions, by which a service's use (serviceUse) knows
+	// whether it transfers data out of each one's region and the
+	// mechanisms its provider states there.
 	regimes := f.transferRegimes()
 	var rb [8]*regionSets
-	regions := rb[:0]
-	for i := range regimes {
-		regions = append(regions, regionOf(&regimes[i]))
+	var pb [8]int
+	regions, rpos := rb[:0], pb[:0]
+	for i := range f.Jurisdictions {
+		if len(f.Regimes) > 0 && len(f.Jurisdictions[i].TransferMechanisms) > 0 || len(f.Regimes) == 0 && i == max(primary, 0) {
+			regions = append(regions, f.regionAt(i))
+			rpos = append(rpos, jpos[i])
+		}
 	}
 	uses := serviceUses()
 	for _, id := range ids {
@@ -394,9 +401,9 @@ func (f *Facts) build(req Request) error {
 		// document says so rather than that nothing is transferred.
 		extra := req.TransferSafeguards[sv.ID]
 		for i := range regimes {
-			stated := f.appendStated(&regimes[i], sv, extra)
+			stated := f.appendStated(&regimes[i], u.statedIn(rpos[i]), extra)
 			t := uint8(0)
-			if regions[i].transfersOut(sf.Service) {
+			if u.out.has(rpos[i]) {
 				t = uint8(regions[i].transferBasis(&regimes[i], sf, stated)) + 1
 				sf.Transfer = true
 			}
@@ -665,6 +672,30 @@ type serviceUse struct {
 	purposeSet posSet   // their positions in the catalog
 	categories []categoryUse
 	err        error // an id the catalog does not know
+	// out holds the catalog positions of the jurisdictions out of whose
+	// region the service transfers data (regionSets.transfersOut), and
+	// stated its Transfers by jurisdiction position: a document asks
+	// for each regime of each of its services.
+	out    posSet
+	stated []statedMechanisms
+}
+
+// statedMechanisms are the transfer mechanisms stated for the
+// jurisdiction at catalog position pos.
+type statedMechanisms struct {
+	pos        int
+	mechanisms []string
+}
+
+// statedIn is the mechanisms the service's provider states for the
+// jurisdiction at catalog position pos (its catalog entry's Transfers).
+func (u *serviceUse) statedIn(pos int) []string {
+	for i := range u.stated {
+		if u.stated[i].pos == pos {
+			return u.stated[i].mechanisms
+		}
+	}
+	return nil
 }
 
 // categoryUse is one data category of a service: what add works out for
@@ -684,11 +715,22 @@ type categoryUse struct {
 // serviceUses are every catalog service's uses, by id, made on first use.
 var serviceUses = sync.OnceValue(func() map[string]*serviceUse {
 	c := cat()
+	jt := jurisdictions()
 	m := make(map[string]*serviceUse, len(c.Services))
 	for i := range c.Services {
 		sv := &c.Services[i]
 		sc, _ := c.ServiceCategory(sv.Category)
 		u := &serviceUse{svc: sv, purposes: sc.Purposes}
+		for p := range jt.regions {
+			if jt.regions[p].transfersOut(sv) {
+				u.out.add(p)
+			}
+		}
+		for id, ms := range sv.Transfers {
+			if p, ok := jt.pos[id]; ok {
+				u.stated = append(u.stated, statedMechanisms{p, ms})
+			}
+		}
 		for _, p := range sc.Purposes {
 			if pi := c.PurposeIndex(p); pi >= 0 {
 				u.purposeSet.add(pi)
@@ -840,12 +882,13 @@ func (f *Facts) statedOf(i, k int) []string {
 	return f.scr.stated[k*len(f.transferRegimes())+i]
 }
 
-// appendStated works out statedOf's answer for service s under regime r,
-// extra being the safeguards the request states for s. The catalog's
-// list is used as it is when the request adds nothing to it; a longer
-// one is made in statedBuf, so that the facts copy no service entry.
-func (f *Facts) appendStated(r *catalog.Jurisdiction, s *catalog.Service, extra []string) []string {
-	stated := s.Transfers[r.ID]
+// appendStated works out statedOf's answer for a service under regime r,
+// stated being the mechanisms its catalog entry states there (its
+// Transfers) and extra the safeguards the request states for it. The
+// catalog's list is used as it is when the request adds nothing to it; a
+// longer one is made in statedBuf, so that the facts copy no service
+// entry.
+func (f *Facts) appendStated(r *catalog.Jurisdiction, stated, extra []string) []string {
 	start := -1
 	for _, m := range extra {
 		if !slices.Contains(r.TransferMechanisms, m) {
