@@ -51,6 +51,12 @@ type Law struct {
 	// vocabulary; they are never "applicable" but are surfaced as info flags
 	// so the business sees them.
 	NotModelled []Requirement `json:"notModelled,omitempty"`
+
+	// pos is one more than the law's position among the laws LoadLaws
+	// returned (0: a law made otherwise); a copy (ForType's) keeps it, so
+	// that the risk factors find a law's citation without its id
+	// (lawCitations).
+	pos int
 }
 
 // Source is where the checklist's legal text was read.
@@ -368,6 +374,7 @@ func LoadLaws(fsys fs.FS, dir string) ([]Law, error) {
 	}
 	n := 0
 	for i := range laws {
+		laws[i].pos = i + 1
 		for j := range laws[i].Requirements {
 			laws[i].Requirements[j].pos = n
 			laws[i].Requirements[j].setWhen()

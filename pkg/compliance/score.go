@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Input is what the score and the flags are computed from: the facts of
@@ -121,39 +122,99 @@ type FactorModel struct {
 // empty) and where it says so (Cite).
 type LawCitation struct{ Says, Cite string }
 
+// lawCitation is a factor's citation of one embedded law (ok false: it
+// has none), with the law's id, by which a law's position is confirmed.
+type lawCitation struct {
+	id string
+	ok bool
+	c  LawCitation
+}
+
+// lawCitations are, for each factor of RiskModel that cites the
+// document's laws (Citations without citeLaws), its citation of each
+// embedded law by the law's position (Law.pos), made on first use from
+// RiskModel as it then is: a document of many jurisdictions has sixty
+// laws, which each such factor looked up by id in its map.
+var lawCitations = sync.OnceValue(func() [][]lawCitation {
+	out := make([][]lawCitation, len(RiskModel))
+	laws, err := Laws()
+	if err != nil {
+		return out
+	}
+	for i := range RiskModel {
+		m := &RiskModel[i]
+		if m.Citations == nil || m.citeLaws != nil {
+			continue
+		}
+		t := make([]lawCitation, len(laws)+1)
+		for _, l := range laws {
+			c, ok := m.Citations[l.ID]
+			t[l.pos] = lawCitation{id: l.ID, ok: ok, c: c}
+		}
+		out[i] = t
+	}
+	return out
+})
+
+// reasonCites are the citations of a factor's reason: the distinct
+// statements, in order of first use, and the distinct citations, each
+// with the statement it goes with.
+type reasonCites struct {
+	says  []string
+	cites []reasonCite
+}
+
+type reasonCite struct {
+	says int
+	cite string
+}
+
+func (r *reasonCites) add(c *LawCitation) {
+	g := slices.Index(r.says, c.Says)
+	if g < 0 {
+		r.says = append(r.says, c.Says)
+		g = len(r.says) - 1
+	}
+	if !slices.Contains(r.cites, reasonCite{g, c.Cite}) {
+		r.cites = append(r.cites, reasonCite{g, c.Cite})
+	}
+}
+
 // why is m's reason for the document in: Why with the citations of the
 // laws that apply, laws that say the same thing sharing one mention. It
 // collects the citations in arrays on the stack and writes the reason
-// in one string: a factor's reason was a dozen allocations.
-func (m FactorModel) why(in Input) string {
+// in one string: a factor's reason was a dozen allocations. byLaw is
+// m's lawCitations (nil: the laws' citations are looked up by id).
+func (m *FactorModel) why(in Input, byLaw []lawCitation) string {
 	if m.Citations == nil {
 		return m.Why
 	}
-	var idb [32]string
-	ids := m.citeLawIDs(in, idb[:0])
-	// says are the distinct statements, in order of first use; cites
-	// the distinct citations, each with the statement it goes with.
-	type cite struct {
-		says int
-		cite string
-	}
 	var sb [8]string
-	var cb [32]cite
-	says, cites := sb[:0], cb[:0]
-	for _, id := range ids {
-		c, ok := m.Citations[id]
-		if !ok {
-			continue
+	var cb [32]reasonCite
+	r := reasonCites{says: sb[:0], cites: cb[:0]}
+	if m.citeLaws != nil {
+		for _, id := range m.citeLaws(in) {
+			if c, ok := m.Citations[id]; ok {
+				r.add(&c)
+			}
 		}
-		g := slices.Index(says, c.Says)
-		if g < 0 {
-			says = append(says, c.Says)
-			g = len(says) - 1
-		}
-		if !slices.Contains(cites, cite{g, c.Cite}) {
-			cites = append(cites, cite{g, c.Cite})
+	} else {
+		for i := range in.Laws {
+			l := &in.Laws[i]
+			// A law LoadLaws did not number, or numbered in another
+			// set of laws than the embedded one, is looked up by id.
+			if l.pos > 0 && l.pos < len(byLaw) && byLaw[l.pos].id == l.ID {
+				if e := &byLaw[l.pos]; e.ok {
+					r.add(&e.c)
+				}
+				continue
+			}
+			if c, ok := m.Citations[l.ID]; ok {
+				r.add(&c)
+			}
 		}
 	}
+	says, cites := r.says, r.cites
 	if len(says) == 0 {
 		return m.Uncited
 	}
@@ -198,17 +259,6 @@ func (m FactorModel) why(in Input) string {
 	}
 	b.WriteString(m.Why[at+2:])
 	return b.String()
-}
-
-// citeLawIDs appends to dst the ids of the laws m may cite for in.
-func (m FactorModel) citeLawIDs(in Input, dst []string) []string {
-	if m.citeLaws != nil {
-		return m.citeLaws(in)
-	}
-	for i := range in.Laws {
-		dst = append(dst, in.Laws[i].ID)
-	}
-	return dst
 }
 
 // DocumentTypes are the document types m scores.
@@ -396,13 +446,24 @@ func lawCovers(laws []Law, j string, ids ...string) bool {
 	return false
 }
 
+// citationsAt is byLaw[i], or nil past its end (a factor added to
+// RiskModel after its lawCitations were made).
+func citationsAt(byLaw [][]lawCitation, i int) []lawCitation {
+	if i < len(byLaw) {
+		return byLaw[i]
+	}
+	return nil
+}
+
 // Assess computes the risk factors, the score and the flags of a document
 // of type in.Type: only the factors and flags that concern that type. It
 // is deterministic: factors in model order, flags by severity, code, law
 // and subject.
 func Assess(in Input) Assessment {
 	a := Assessment{Factors: make([]Factor, 0, len(RiskModel))}
-	for _, m := range RiskModel {
+	byLaw := lawCitations()
+	for mi := range RiskModel {
+		m := &RiskModel[mi]
 		if !concerns(m.Types, in.Type) {
 			continue
 		}
@@ -414,7 +475,7 @@ func Assess(in Input) Assessment {
 		if m.Max > 0 {
 			pts = min(pts, m.Max)
 		}
-		a.Factors = append(a.Factors, Factor{ID: m.ID, Points: pts, Why: m.why(in)})
+		a.Factors = append(a.Factors, Factor{ID: m.ID, Points: pts, Why: m.why(in, citationsAt(byLaw, mi))})
 		a.Score += pts
 	}
 	if len(a.Factors) == 0 {
