@@ -279,3 +279,34 @@ func TestServiceTransfersCached(t *testing.T) {
 		}
 	}
 }
+
+// TestCategorySources: a category's sources are each listed once, those
+// addUse knows by their bit (sourceBit) as those it compares.
+func TestCategorySources(t *testing.T) {
+	c := mustCatalog(t)
+	req, err := ParseRequest([]byte(standardRequest))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := BuildFacts(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := c.DataCategories[0].ID
+	for _, source := range []string{"you", "device", "you", "survey", "derived", "survey", "device"} {
+		if err := f.add(c, []string{id}, nil, source, noService); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cf := &f.scr.cats[0]
+	got := slices.Clone(cf.Sources)
+	slices.Sort(got)
+	if want := []string{"derived", "device", "survey", "you"}; !slices.Equal(got, want) {
+		t.Errorf("sources %v, want %v", cf.Sources, want)
+	}
+	for _, s := range []string{"you", "device", "derived"} {
+		if b := sourceBit(s); b == 0 || cf.sourceSet&b == 0 {
+			t.Errorf("source %s: bit %d not in %b", s, b, cf.sourceSet)
+		}
+	}
+}

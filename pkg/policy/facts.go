@@ -78,6 +78,7 @@ type CategoryFact struct {
 	// The positions of Purposes (in the catalog), Recipients and
 	// SoldShared (in Facts.Services).
 	purposeSet, recipientSet, soldSet posSet
+	sourceSet                         uint8 // the sourceBit of each of Sources
 }
 
 // PurposeFact is one purpose and the data used for it.
@@ -239,7 +240,7 @@ func (f *Facts) reset(c *catalog.Catalog) {
 	for i := range s.cats {
 		cf := &s.cats[i]
 		cf.Sources, cf.Purposes, cf.Recipients, cf.SoldShared = cf.Sources[:0], cf.Purposes[:0], cf.Recipients[:0], cf.SoldShared[:0]
-		cf.pos = i
+		cf.pos, cf.sourceSet = i, 0
 		cf.purposeSet.reset()
 		cf.recipientSet.reset()
 		cf.soldSet.reset()
@@ -611,6 +612,7 @@ func categoryUseOf(cat *catalog.Catalog, id string, purposes []string, source st
 	if id == "inferences" {
 		cu.source = "derived"
 	}
+	cu.sourceBit = sourceBit(cu.source)
 	var pos []int
 	if usedPos != nil {
 		pos = (*usedPos)[:0]
@@ -627,6 +629,20 @@ func categoryUseOf(cat *catalog.Catalog, id string, purposes []string, source st
 	}
 	cu.purposePos = pos
 	return cu, nil
+}
+
+// sourceBit is a data source's bit in CategoryFact.sourceSet, 0 for a
+// source without one (addUse compares it with those there).
+func sourceBit(source string) uint8 {
+	switch source {
+	case "you":
+		return 1
+	case "device":
+		return 2
+	case "derived":
+		return 4
+	}
+	return 0
 }
 
 // addUse records what service (its position in f.Services) does with one
@@ -656,7 +672,14 @@ func (f *Facts) addUse(cat *catalog.Catalog, cu *categoryUse, service int) {
 			cf.Purposes = append(cf.Purposes, cu.purposes[k])
 		}
 	}
-	cf.Sources = addUnique(cf.Sources, cu.source)
+	// A source known by its bit is added without comparing it with those
+	// there (addUse runs for each category of each service).
+	if b := cu.sourceBit; b == 0 {
+		cf.Sources = addUnique(cf.Sources, cu.source)
+	} else if cf.sourceSet&b == 0 {
+		cf.sourceSet |= b
+		cf.Sources = append(cf.Sources, cu.source)
+	}
 	if service != noService && cf.recipientSet.add(service) {
 		cf.Recipients = append(cf.Recipients, serviceID)
 	}
@@ -701,10 +724,11 @@ func (u *serviceUse) statedIn(pos int) []string {
 // categoryUse is one data category of a service: what add works out for
 // it from the service category's purposes.
 type categoryUse struct {
-	id     string
-	pos    int    // in the catalog's data categories
-	device bool   // one of deviceCategories
-	source string // where the service gets it (you, device, derived)
+	id        string
+	pos       int    // in the catalog's data categories
+	device    bool   // one of deviceCategories
+	source    string // where the service gets it (you, device, derived)
+	sourceBit uint8  // sourceBit(source)
 	// purposes are those it serves (a category the service category
 	// narrows serves only those; one restricted in the catalog only those
 	// of its own that apply), with their positions in the catalog.
