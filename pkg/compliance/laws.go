@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/policygen/policygen/pkg/catalog"
 	"github.com/policygen/policygen/pkg/internal/strictjson"
@@ -57,6 +58,12 @@ type Law struct {
 	// that the risk factors find a law's citation without its id
 	// (lawCitations).
 	pos int
+	// when is the conditions of all its Requirements (the union of their
+	// Requirement.when), set on load when each item's is (whenSet): a
+	// copy narrowed to some items (ForType's) keeps it, as it still holds
+	// all theirs.
+	when    uint64
+	whenSet bool
 }
 
 // Source is where the checklist's legal text was read.
@@ -175,9 +182,21 @@ type FactSet map[string]bool
 // factBits is f as a bit for each fact of FactNames that holds (bit i for
 // FactNames[i]).
 func (f FactSet) factBits() uint64 {
+	// The set's own names are gone through, a few, rather than each of
+	// FactNames looked up in it; a name is found in FactNames by where
+	// its bytes are (the constants both hold) before by its text.
 	var b uint64
-	for i, n := range FactNames {
-		if i < 64 && f[n] {
+	for n, holds := range f {
+		if !holds {
+			continue
+		}
+		i := slices.IndexFunc(FactNames, func(m string) bool {
+			return len(m) == len(n) && unsafe.StringData(m) == unsafe.StringData(n)
+		})
+		if i < 0 {
+			i = slices.Index(FactNames, n)
+		}
+		if 0 <= i && i < 64 {
 			b |= 1 << i
 		}
 	}
@@ -374,10 +393,14 @@ func LoadLaws(fsys fs.FS, dir string) ([]Law, error) {
 	}
 	n := 0
 	for i := range laws {
-		laws[i].pos = i + 1
-		for j := range laws[i].Requirements {
-			laws[i].Requirements[j].pos = n
-			laws[i].Requirements[j].setWhen()
+		l := &laws[i]
+		l.pos, l.whenSet = i+1, true
+		for j := range l.Requirements {
+			r := &l.Requirements[j]
+			r.pos = n
+			r.setWhen()
+			l.when |= r.when
+			l.whenSet = l.whenSet && r.whenSet
 			n++
 		}
 		for j := range laws[i].NotModelled {
@@ -476,8 +499,16 @@ func Applicable(laws []Law, facts FactSet) []Requirement {
 func AppendApplicable(dst []*Requirement, laws []Law, facts FactSet) []*Requirement {
 	have := facts.factBits()
 	for i := range laws {
-		for j := range laws[i].Requirements {
-			r := &laws[i].Requirements[j]
+		rs := laws[i].Requirements
+		if l := &laws[i]; l.whenSet && l.when&^have == 0 {
+			// Every item's conditions hold.
+			for j := range rs {
+				dst = append(dst, &rs[j])
+			}
+			continue
+		}
+		for j := range rs {
+			r := &rs[j]
 			if r.whenSet && r.when&have == r.when || !r.whenSet && facts.Holds(r.AppliesWhen) {
 				dst = append(dst, r)
 			}

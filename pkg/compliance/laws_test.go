@@ -105,17 +105,24 @@ func TestExpandCountries(t *testing.T) {
 }
 
 // TestApplicableLoaded: the loaded checklists' conditions are bit masks
-// (Requirement.when); for every item and every fact alone, with all of
-// them and with none, AppendApplicable keeps what Holds says applies.
+// (Requirement.when, and a law's union of them); for every item and every
+// fact alone, with all of them and with none, AppendApplicable keeps what
+// Holds says applies.
 func TestApplicableLoaded(t *testing.T) {
 	laws, err := Laws()
 	if err != nil {
 		t.Fatal(err)
 	}
+	for i := range laws {
+		if !laws[i].whenSet {
+			t.Fatalf("law %s: conditions not set on load", laws[i].ID)
+		}
+	}
 	sets := []FactSet{{}, {}, {"notAFact": true}}
 	for _, n := range FactNames {
 		sets[1][n] = true
-		sets = append(sets, FactSet{n: true}, FactSet{n: false})
+		// A copy of a name is found by its text (factBits).
+		sets = append(sets, FactSet{n: true}, FactSet{n: false}, FactSet{strings.Clone(n): true})
 	}
 	for _, facts := range sets {
 		got := AppendApplicable(nil, laws, facts)
