@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/policygen/policygen/pkg/catalog"
 	"github.com/policygen/policygen/pkg/internal/strictjson"
@@ -51,6 +52,18 @@ type Law struct {
 	// vocabulary; they are never "applicable" but are surfaced as info flags
 	// so the business sees them.
 	NotModelled []Requirement `json:"notModelled,omitempty"`
+
+	// pos is one more than the law's position among the laws LoadLaws
+	// returned (0: a law made otherwise); a copy (ForType's) keeps it, so
+	// that the risk factors find a law's citation without its id
+	// (lawCitations).
+	pos int
+	// when is the conditions of all its Requirements (the union of their
+	// Requirement.when), set on load when each item's is (whenSet): a
+	// copy narrowed to some items (ForType's) keeps it, as it still holds
+	// all theirs.
+	when    uint64
+	whenSet bool
 }
 
 // Source is where the checklist's legal text was read.
@@ -83,6 +96,11 @@ type Requirement struct {
 	// pos is the item's position among the Requirements of every law
 	// LoadLaws returned, law by law (Position); set on load.
 	pos int
+	// when is AppliesWhen as bits of FactNames positions (factBits), set
+	// on load (whenSet) so that AppendApplicable tests each item without
+	// looking its facts up by name; an item made otherwise has none.
+	when    uint64
+	whenSet bool
 }
 
 // Position is r's position among the Requirements of every law LoadLaws
@@ -160,6 +178,44 @@ var NeedFields = []string{"contactEmail", "postalAddress",
 
 // FactSet is the set of facts that hold.
 type FactSet map[string]bool
+
+// factBits is f as a bit for each fact of FactNames that holds (bit i for
+// FactNames[i]).
+func (f FactSet) factBits() uint64 {
+	// The set's own names are gone through, a few, rather than each of
+	// FactNames looked up in it; a name is found in FactNames by where
+	// its bytes are (the constants both hold) before by its text.
+	var b uint64
+	for n, holds := range f {
+		if !holds {
+			continue
+		}
+		i := slices.IndexFunc(FactNames, func(m string) bool {
+			return len(m) == len(n) && unsafe.StringData(m) == unsafe.StringData(n)
+		})
+		if i < 0 {
+			i = slices.Index(FactNames, n)
+		}
+		if 0 <= i && i < 64 {
+			b |= 1 << i
+		}
+	}
+	return b
+}
+
+// setWhen sets r.when from r.AppliesWhen, unless a fact is not in
+// FactNames (LoadLaws rejects the law then) or has no bit.
+func (r *Requirement) setWhen() {
+	var b uint64
+	for _, n := range r.AppliesWhen {
+		i := slices.Index(FactNames, n)
+		if i < 0 || i >= 64 {
+			return
+		}
+		b |= 1 << i
+	}
+	r.when, r.whenSet = b, true
+}
 
 // Holds reports whether every named fact holds.
 func (f FactSet) Holds(names []string) bool {
@@ -337,8 +393,14 @@ func LoadLaws(fsys fs.FS, dir string) ([]Law, error) {
 	}
 	n := 0
 	for i := range laws {
-		for j := range laws[i].Requirements {
-			laws[i].Requirements[j].pos = n
+		l := &laws[i]
+		l.pos, l.whenSet = i+1, true
+		for j := range l.Requirements {
+			r := &l.Requirements[j]
+			r.pos = n
+			r.setWhen()
+			l.when |= r.when
+			l.whenSet = l.whenSet && r.whenSet
 			n++
 		}
 		for j := range laws[i].NotModelled {
@@ -431,11 +493,23 @@ func Applicable(laws []Law, facts FactSet) []Requirement {
 // AppendApplicable appends to dst the requirements of laws whose
 // conditions hold, in checklist order, as pointers into laws' own
 // checklists (which nobody changes): a caller that keeps dst between
-// documents allocates nothing and copies no requirement.
+// documents allocates nothing and copies no requirement. The facts are
+// looked up once, as bits: a loaded item's conditions are a mask of them
+// (hundreds of items for a document of many jurisdictions).
 func AppendApplicable(dst []*Requirement, laws []Law, facts FactSet) []*Requirement {
+	have := facts.factBits()
 	for i := range laws {
-		for j := range laws[i].Requirements {
-			if r := &laws[i].Requirements[j]; facts.Holds(r.AppliesWhen) {
+		rs := laws[i].Requirements
+		if l := &laws[i]; l.whenSet && l.when&^have == 0 {
+			// Every item's conditions hold.
+			for j := range rs {
+				dst = append(dst, &rs[j])
+			}
+			continue
+		}
+		for j := range rs {
+			r := &rs[j]
+			if r.whenSet && r.when&have == r.when || !r.whenSet && facts.Holds(r.AppliesWhen) {
 				dst = append(dst, r)
 			}
 		}

@@ -104,6 +104,50 @@ func TestExpandCountries(t *testing.T) {
 	}
 }
 
+// TestApplicableLoaded: the loaded checklists' conditions are bit masks
+// (Requirement.when, and a law's union of them); for every item and every
+// fact alone, with all of them and with none, AppendApplicable keeps what
+// Holds says applies.
+func TestApplicableLoaded(t *testing.T) {
+	laws, err := Laws()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range laws {
+		if !laws[i].whenSet {
+			t.Fatalf("law %s: conditions not set on load", laws[i].ID)
+		}
+	}
+	sets := []FactSet{{}, {}, {"notAFact": true}}
+	for _, n := range FactNames {
+		sets[1][n] = true
+		// A copy of a name is found by its text (factBits).
+		sets = append(sets, FactSet{n: true}, FactSet{n: false}, FactSet{strings.Clone(n): true})
+	}
+	for _, facts := range sets {
+		got := AppendApplicable(nil, laws, facts)
+		k := 0
+		for i := range laws {
+			for j := range laws[i].Requirements {
+				r := &laws[i].Requirements[j]
+				if !r.whenSet {
+					t.Fatalf("requirement %s: conditions not set on load", r.ID)
+				}
+				if !facts.Holds(r.AppliesWhen) {
+					continue
+				}
+				if k >= len(got) || got[k] != r {
+					t.Fatalf("facts %v: requirement %s (appliesWhen %v) missing", facts, r.ID, r.AppliesWhen)
+				}
+				k++
+			}
+		}
+		if k != len(got) {
+			t.Errorf("facts %v: %d requirements applicable, want %d", facts, len(got), k)
+		}
+	}
+}
+
 func TestApplicable(t *testing.T) {
 	law := Law{ID: "l", Requirements: []Requirement{
 		{ID: "always"},

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Input is what the score and the flags are computed from: the facts of
@@ -121,39 +122,99 @@ type FactorModel struct {
 // empty) and where it says so (Cite).
 type LawCitation struct{ Says, Cite string }
 
+// lawCitation is a factor's citation of one embedded law (ok false: it
+// has none), with the law's id, by which a law's position is confirmed.
+type lawCitation struct {
+	id string
+	ok bool
+	c  LawCitation
+}
+
+// lawCitations are, for each factor of RiskModel that cites the
+// document's laws (Citations without citeLaws), its citation of each
+// embedded law by the law's position (Law.pos), made on first use from
+// RiskModel as it then is: a document of many jurisdictions has sixty
+// laws, which each such factor looked up by id in its map.
+var lawCitations = sync.OnceValue(func() [][]lawCitation {
+	out := make([][]lawCitation, len(RiskModel))
+	laws, err := Laws()
+	if err != nil {
+		return out
+	}
+	for i := range RiskModel {
+		m := &RiskModel[i]
+		if m.Citations == nil || m.citeLaws != nil {
+			continue
+		}
+		t := make([]lawCitation, len(laws)+1)
+		for _, l := range laws {
+			c, ok := m.Citations[l.ID]
+			t[l.pos] = lawCitation{id: l.ID, ok: ok, c: c}
+		}
+		out[i] = t
+	}
+	return out
+})
+
+// reasonCites are the citations of a factor's reason: the distinct
+// statements, in order of first use, and the distinct citations, each
+// with the statement it goes with.
+type reasonCites struct {
+	says  []string
+	cites []reasonCite
+}
+
+type reasonCite struct {
+	says int
+	cite string
+}
+
+func (r *reasonCites) add(c *LawCitation) {
+	g := slices.Index(r.says, c.Says)
+	if g < 0 {
+		r.says = append(r.says, c.Says)
+		g = len(r.says) - 1
+	}
+	if !slices.Contains(r.cites, reasonCite{g, c.Cite}) {
+		r.cites = append(r.cites, reasonCite{g, c.Cite})
+	}
+}
+
 // why is m's reason for the document in: Why with the citations of the
 // laws that apply, laws that say the same thing sharing one mention. It
 // collects the citations in arrays on the stack and writes the reason
-// in one string: a factor's reason was a dozen allocations.
-func (m FactorModel) why(in Input) string {
+// in one string: a factor's reason was a dozen allocations. byLaw is
+// m's lawCitations (nil: the laws' citations are looked up by id).
+func (m *FactorModel) why(in Input, byLaw []lawCitation) string {
 	if m.Citations == nil {
 		return m.Why
 	}
-	var idb [32]string
-	ids := m.citeLawIDs(in, idb[:0])
-	// says are the distinct statements, in order of first use; cites
-	// the distinct citations, each with the statement it goes with.
-	type cite struct {
-		says int
-		cite string
-	}
 	var sb [8]string
-	var cb [32]cite
-	says, cites := sb[:0], cb[:0]
-	for _, id := range ids {
-		c, ok := m.Citations[id]
-		if !ok {
-			continue
+	var cb [32]reasonCite
+	r := reasonCites{says: sb[:0], cites: cb[:0]}
+	if m.citeLaws != nil {
+		for _, id := range m.citeLaws(in) {
+			if c, ok := m.Citations[id]; ok {
+				r.add(&c)
+			}
 		}
-		g := slices.Index(says, c.Says)
-		if g < 0 {
-			says = append(says, c.Says)
-			g = len(says) - 1
-		}
-		if !slices.Contains(cites, cite{g, c.Cite}) {
-			cites = append(cites, cite{g, c.Cite})
+	} else {
+		for i := range in.Laws {
+			l := &in.Laws[i]
+			// A law LoadLaws did not number, or numbered in another
+			// set of laws than the embedded one, is looked up by id.
+			if l.pos > 0 && l.pos < len(byLaw) && byLaw[l.pos].id == l.ID {
+				if e := &byLaw[l.pos]; e.ok {
+					r.add(&e.c)
+				}
+				continue
+			}
+			if c, ok := m.Citations[l.ID]; ok {
+				r.add(&c)
+			}
 		}
 	}
+	says, cites := r.says, r.cites
 	if len(says) == 0 {
 		return m.Uncited
 	}
@@ -198,17 +259,6 @@ func (m FactorModel) why(in Input) string {
 	}
 	b.WriteString(m.Why[at+2:])
 	return b.String()
-}
-
-// citeLawIDs appends to dst the ids of the laws m may cite for in.
-func (m FactorModel) citeLawIDs(in Input, dst []string) []string {
-	if m.citeLaws != nil {
-		return m.citeLaws(in)
-	}
-	for _, l := range in.Laws {
-		dst = append(dst, l.ID)
-	}
-	return dst
 }
 
 // DocumentTypes are the document types m scores.
@@ -367,20 +417,42 @@ func b2i(b bool) int {
 }
 
 func hasConsentLaw(laws []Law) bool {
-	return slices.ContainsFunc(laws, func(l Law) bool { return l.ID == "eprivacy" || l.ID == "pecr" })
+	for i := range laws {
+		if id := laws[i].ID; id == "eprivacy" || id == "pecr" {
+			return true
+		}
+	}
+	return false
 }
 
 // hasLaw reports whether one of the laws ids applies.
 func hasLaw(laws []Law, ids ...string) bool {
-	return slices.ContainsFunc(laws, func(l Law) bool { return slices.Contains(ids, l.ID) })
+	for i := range laws {
+		if slices.Contains(ids, laws[i].ID) {
+			return true
+		}
+	}
+	return false
 }
 
 // lawCovers reports whether one of the laws ids applies and covers the
 // jurisdiction j.
 func lawCovers(laws []Law, j string, ids ...string) bool {
-	return slices.ContainsFunc(laws, func(l Law) bool {
-		return slices.Contains(ids, l.ID) && (slices.Contains(l.Jurisdictions, j) || slices.Contains(l.Jurisdictions, AllJurisdictions))
-	})
+	for i := range laws {
+		if l := &laws[i]; slices.Contains(ids, l.ID) && (slices.Contains(l.Jurisdictions, j) || slices.Contains(l.Jurisdictions, AllJurisdictions)) {
+			return true
+		}
+	}
+	return false
+}
+
+// citationsAt is byLaw[i], or nil past its end (a factor added to
+// RiskModel after its lawCitations were made).
+func citationsAt(byLaw [][]lawCitation, i int) []lawCitation {
+	if i < len(byLaw) {
+		return byLaw[i]
+	}
+	return nil
 }
 
 // Assess computes the risk factors, the score and the flags of a document
@@ -389,7 +461,9 @@ func lawCovers(laws []Law, j string, ids ...string) bool {
 // and subject.
 func Assess(in Input) Assessment {
 	a := Assessment{Factors: make([]Factor, 0, len(RiskModel))}
-	for _, m := range RiskModel {
+	byLaw := lawCitations()
+	for mi := range RiskModel {
+		m := &RiskModel[mi]
 		if !concerns(m.Types, in.Type) {
 			continue
 		}
@@ -401,7 +475,7 @@ func Assess(in Input) Assessment {
 		if m.Max > 0 {
 			pts = min(pts, m.Max)
 		}
-		a.Factors = append(a.Factors, Factor{ID: m.ID, Points: pts, Why: m.why(in)})
+		a.Factors = append(a.Factors, Factor{ID: m.ID, Points: pts, Why: m.why(in, citationsAt(byLaw, mi))})
 		a.Score += pts
 	}
 	if len(a.Factors) == 0 {
@@ -426,6 +500,36 @@ func severityOrder(s Severity) int {
 	return 0
 }
 
+// flagLaws are the laws Flags asks for by id.
+var flagLaws = [...]string{"gdpr", "uk-gdpr", "ccpa", "ccpa-regs", "caloppa", "eprivacy", "pecr", "us-md", "ca-arl", "us-coppa"}
+
+// flagLawIndex is id's position in flagLaws, or -1.
+func flagLawIndex(id string) int {
+	switch id {
+	case "gdpr":
+		return 0
+	case "uk-gdpr":
+		return 1
+	case "ccpa":
+		return 2
+	case "ccpa-regs":
+		return 3
+	case "caloppa":
+		return 4
+	case "eprivacy":
+		return 5
+	case "pecr":
+		return 6
+	case "us-md":
+		return 7
+	case "ca-arl":
+		return 8
+	case "us-coppa":
+		return 9
+	}
+	return -1
+}
+
 // Flags computes the compliance flags of in, each from the catalog.
 func Flags(in Input) []Flag {
 	// Raised in scratch space on the stack and sorted by position: a
@@ -433,7 +537,18 @@ func Flags(in Input) []Flag {
 	// twice at every comparison. The result is a slice of their number.
 	var fb [16]Flag
 	out := fb[:0]
+	// The laws asked for below are found in one pass over the laws, not
+	// in one for each (a document of many jurisdictions has sixty).
+	var known [len(flagLaws)]*Law
+	for i := range in.Laws {
+		if k := flagLawIndex(in.Laws[i].ID); k >= 0 && known[k] == nil {
+			known[k] = &in.Laws[i]
+		}
+	}
 	has := func(id string) *Law {
+		if k := flagLawIndex(id); k >= 0 {
+			return known[k]
+		}
 		for i := range in.Laws {
 			if in.Laws[i].ID == id {
 				return &in.Laws[i]
@@ -559,14 +674,22 @@ func Flags(in Input) []Flag {
 	}
 	// Checklist items whose condition the request cannot express: one
 	// flag per catalog code, citing every item of that code.
-	for _, l := range in.Laws {
-		for _, r := range l.NotModelled {
-			i := slices.IndexFunc(out, func(f Flag) bool { return f.Code == r.FlagCode })
+	for li := range in.Laws {
+		l := &in.Laws[li]
+		for ri := range l.NotModelled {
+			code := l.NotModelled[ri].FlagCode
+			i := -1
+			for k := range out {
+				if out[k].Code == code {
+					i = k
+					break
+				}
+			}
 			if i < 0 {
-				raise(r.FlagCode, "", l.ShortName)
+				raise(code, "", l.ShortName)
 				continue
 			}
-			if c := mustLookup(r.FlagCode).Citations[l.ShortName]; c != "" && !strings.Contains(out[i].Citation, c) {
+			if c := mustLookup(code).Citations[l.ShortName]; c != "" && !strings.Contains(out[i].Citation, c) {
 				out[i].Citation += "; " + c
 			}
 		}

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/policygen/policygen/pkg/catalog"
 )
 
 func lawsFor(t *testing.T, j string) []Law {
@@ -325,6 +327,68 @@ func TestSprintS(t *testing.T) {
 			if got, want := sprintS(f, s), fmt.Sprintf(f, s); got != want {
 				t.Errorf("sprintS(%q, %q) = %q, want %q", f, s, got, want)
 			}
+		}
+	}
+}
+
+// TestWhyByLawPosition: a factor's reason found through its citations by
+// law position (lawCitations) is the one found by id, for every
+// jurisdiction's laws, for all of them, and for laws whose position does
+// not match the embedded laws (renamed or made otherwise).
+func TestWhyByLawPosition(t *testing.T) {
+	laws, err := Laws()
+	if err != nil {
+		t.Fatal(err)
+	}
+	renamed := slices.Clone(laws)
+	for i := range renamed {
+		if i%2 == 0 {
+			renamed[i].ID = laws[len(laws)-1-i].ID // another law's id at this position
+		} else {
+			renamed[i].pos = 0
+		}
+	}
+	sets := [][]Law{laws, renamed}
+	c, err := catalog.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, j := range c.Jurisdictions {
+		sets = append(sets, ForJurisdiction(laws, j.ID))
+	}
+	byLaw := lawCitations()
+	n := 0
+	for mi := range RiskModel {
+		m := &RiskModel[mi]
+		if m.Citations == nil || m.citeLaws != nil {
+			continue
+		}
+		if len(byLaw[mi]) == 0 {
+			t.Fatalf("%s: no citations by law position", m.ID)
+		}
+		for _, ls := range sets {
+			in := Input{Laws: ls}
+			if got, want := m.why(in, byLaw[mi]), m.why(in, nil); got != want {
+				t.Fatalf("%s: reason by position %q, by id %q", m.ID, got, want)
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		t.Fatal("no factor cites the document's laws")
+	}
+}
+
+// TestFlagLawIndex: flagLawIndex finds each of flagLaws, and no other id.
+func TestFlagLawIndex(t *testing.T) {
+	for i, id := range flagLaws {
+		if got := flagLawIndex(id); got != i {
+			t.Errorf("flagLawIndex(%q) = %d, want %d", id, got, i)
+		}
+	}
+	for _, id := range []string{"", "gdp", "gdpr ", "us-ca", "lgpd"} {
+		if got := flagLawIndex(id); got != -1 {
+			t.Errorf("flagLawIndex(%q) = %d, want -1", id, got)
 		}
 	}
 }

@@ -363,3 +363,59 @@ func TestConditionHolds(t *testing.T) {
 		}
 	}
 }
+
+// TestServiceTransfersCached: what a service's use holds of its transfers,
+// by jurisdiction position, is what its catalog entry and the
+// jurisdiction's region say.
+func TestServiceTransfersCached(t *testing.T) {
+	c := mustCatalog(t)
+	uses := serviceUses()
+	jt := jurisdictions()
+	for i := range c.Services {
+		sv := &c.Services[i]
+		u := uses[sv.ID]
+		for p := range c.Jurisdictions {
+			j := &c.Jurisdictions[p]
+			if jt.pos[j.ID] != p {
+				t.Fatalf("%s: position %d, want %d", j.ID, jt.pos[j.ID], p)
+			}
+			if got, want := u.out.has(p), regionOf(j).transfersOut(sv); got != want {
+				t.Errorf("%s in %s: transfers out %v, want %v", sv.ID, j.ID, got, want)
+			}
+			if got, want := u.statedIn(p), sv.Transfers[j.ID]; !slices.Equal(got, want) {
+				t.Errorf("%s in %s: stated %v, want %v", sv.ID, j.ID, got, want)
+			}
+		}
+	}
+}
+
+// TestCategorySources: a category's sources are each listed once, those
+// addUse knows by their bit (sourceBit) as those it compares.
+func TestCategorySources(t *testing.T) {
+	c := mustCatalog(t)
+	req, err := ParseRequest([]byte(standardRequest))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := BuildFacts(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := c.DataCategories[0].ID
+	for _, source := range []string{"you", "device", "you", "survey", "derived", "survey", "device"} {
+		if err := f.add(c, []string{id}, nil, source, noService); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cf := &f.scr.cats[0]
+	got := slices.Clone(cf.Sources)
+	slices.Sort(got)
+	if want := []string{"derived", "device", "survey", "you"}; !slices.Equal(got, want) {
+		t.Errorf("sources %v, want %v", cf.Sources, want)
+	}
+	for _, s := range []string{"you", "device", "derived"} {
+		if b := sourceBit(s); b == 0 || cf.sourceSet&b == 0 {
+			t.Errorf("source %s: bit %d not in %b", s, b, cf.sourceSet)
+		}
+	}
+}

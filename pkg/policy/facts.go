@@ -15,8 +15,9 @@ import (
 type Facts struct {
 	Request Request
 	// Jurisdictions are the request's jurisdictions, in catalog order;
-	// Jurisdiction is the primary one (primaryJurisdiction), whose transfer
-	// rules, region and authority the shared clauses use.
+	// Jurisdiction is the primary one, whose transfer rules, region and
+	// authority the shared clauses use: the first with its own transfer
+	// regime, else the first.
 	Jurisdictions []catalog.Jurisdiction
 	Jurisdiction  catalog.Jurisdiction
 	// Regimes are the listed jurisdictions with their own international
@@ -77,6 +78,7 @@ type CategoryFact struct {
 	// The positions of Purposes (in the catalog), Recipients and
 	// SoldShared (in Facts.Services).
 	purposeSet, recipientSet, soldSet posSet
+	sourceSet                         uint8 // the sourceBit of each of Sources
 }
 
 // PurposeFact is one purpose and the data used for it.
@@ -138,21 +140,20 @@ var deviceCategories = []string{"identifiers", "device", "internet_activity", "g
 type typeLaws struct {
 	laws []compliance.Law
 	// all holds the positions in laws of the laws of every
-	// jurisdiction, byJurisdiction those of one.
+	// jurisdiction, byJurisdiction those of one, by the jurisdiction's
+	// position in the catalog (jurisdictionTable).
 	all            posSet
-	byJurisdiction map[string]*posSet
+	byJurisdiction []posSet
 }
 
-// appendFor appends to dst the laws of every jurisdiction in ids and those
-// of every jurisdiction ("*"), each once, in the laws' order: a law shared
-// by two markets is one checklist, met once.
-func (t *typeLaws) appendFor(dst []compliance.Law, ids []string) []compliance.Law {
+// appendFor appends to dst the laws of every jurisdiction at the catalog
+// positions jpos and those of every jurisdiction ("*"), each once, in the
+// laws' order: a law shared by two markets is one checklist, met once.
+func (t *typeLaws) appendFor(dst []compliance.Law, jpos []int) []compliance.Law {
 	var set posSet
 	set.union(&t.all)
-	for _, id := range ids {
-		if s := t.byJurisdiction[id]; s != nil {
-			set.union(s)
-		}
+	for _, p := range jpos {
+		set.union(&t.byJurisdiction[p])
 	}
 	for i := set.next(0); i >= 0; i = set.next(i + 1) {
 		dst = append(dst, t.laws[i])
@@ -167,23 +168,25 @@ var lawsByType = sync.OnceValues(func() (map[string]*typeLaws, error) {
 	if err != nil {
 		return nil, err
 	}
+	jt := jurisdictions()
 	m := map[string]*typeLaws{}
 	for _, l := range laws {
 		for _, t := range l.DocumentTypes() {
 			if _, ok := m[t]; ok {
 				continue
 			}
-			tl := &typeLaws{laws: compliance.ForType(laws, t), byJurisdiction: map[string]*posSet{}}
+			tl := &typeLaws{laws: compliance.ForType(laws, t), byJurisdiction: make([]posSet, len(jt.regions))}
 			for i, l := range tl.laws {
 				for _, j := range l.Jurisdictions {
 					if j == compliance.AllJurisdictions {
 						tl.all.add(i)
 						continue
 					}
-					if tl.byJurisdiction[j] == nil {
-						tl.byJurisdiction[j] = &posSet{}
+					// A jurisdiction the catalog does not hold is never
+					// a document's (build rejects it).
+					if p, ok := jt.pos[j]; ok {
+						tl.byJurisdiction[p].add(i)
 					}
-					tl.byJurisdiction[j].add(i)
 				}
 			}
 			m[t] = tl
@@ -205,6 +208,7 @@ func BuildFacts(req Request) (*Facts, error) {
 // that the next document's facts allocate nothing.
 type factScratch struct {
 	jids     []string
+	jpos     []int // the catalog positions of jids (jurisdictionTable)
 	ids      []string
 	own      []string
 	used     []string // categoryUseOf's scratch
@@ -236,7 +240,7 @@ func (f *Facts) reset(c *catalog.Catalog) {
 	for i := range s.cats {
 		cf := &s.cats[i]
 		cf.Sources, cf.Purposes, cf.Recipients, cf.SoldShared = cf.Sources[:0], cf.Purposes[:0], cf.Recipients[:0], cf.SoldShared[:0]
-		cf.pos = i
+		cf.pos, cf.sourceSet = i, 0
 		cf.purposeSet.reset()
 		cf.recipientSet.reset()
 		cf.soldSet.reset()
@@ -285,38 +289,48 @@ func (f *Facts) build(req Request) error {
 		rest = after
 	}
 	s.jids = jids
+	// Each jurisdiction is looked up once, for its position, which finds
+	// its laws and its region.
+	jt := jurisdictions()
+	jpos := s.jpos[:0]
+	primary := -1
 	for _, id := range jids {
-		j, ok := cat.Jurisdiction(id)
+		p, ok := jt.pos[id]
 		if !ok {
 			return fmt.Errorf("policy: unknown jurisdiction %q", id)
 		}
-		f.Jurisdictions = append(f.Jurisdictions, j)
+		jpos = append(jpos, p)
+		f.Jurisdictions = append(f.Jurisdictions, cat.Jurisdictions[p])
+		if primary < 0 && len(cat.Jurisdictions[p].TransferMechanisms) > 0 {
+			primary = len(f.Jurisdictions) - 1
+		}
 	}
-	f.Jurisdiction, _ = cat.Jurisdiction(primaryJurisdiction(jids))
+	s.jpos = jpos
+	f.Jurisdiction = f.Jurisdictions[max(primary, 0)]
 	bt, ok := cat.BusinessType(req.BusinessType)
 	if !ok {
 		return fmt.Errorf("policy: unknown business type %q", req.BusinessType)
 	}
-	for _, x := range f.Jurisdictions {
-		if len(x.TransferMechanisms) > 0 {
-			f.Regimes = append(f.Regimes, x)
+	for i := range f.Jurisdictions {
+		if x := &f.Jurisdictions[i]; len(x.TransferMechanisms) > 0 {
+			f.Regimes = append(f.Regimes, *x)
 		}
 	}
 	s.primary[0] = f.Jurisdiction
 	if tl := lawsOf[req.Type]; tl != nil {
-		f.Laws = tl.appendFor(f.Laws, jids)
+		f.Laws = tl.appendFor(f.Laws, jpos)
 	}
 	// A business under every threshold of Cal. Civ. Code § 1798.140(d)(1)
 	// is not a CCPA "business": only CalOPPA applies to its website.
 	f.CCPACovers = f.HasLaw(lawCCPA)
 	if t := req.CCPAThresholdsMet; t != nil && !*t {
-		f.Laws = slices.DeleteFunc(f.Laws, func(l compliance.Law) bool { return l.ID == lawCCPA || l.ID == lawCCPARegs })
+		f.Laws = deleteLaws(f.Laws, lawCCPA, lawCCPARegs)
 	}
 	// Issue 8, part j1: Quebec's private-sector Act applies only to a
 	// business that serves Québec (servesQuebec true); otherwise a Canadian
 	// document covers PIPEDA alone.
 	if t := req.ServesQuebec; t == nil || !*t {
-		f.Laws = slices.DeleteFunc(f.Laws, func(l compliance.Law) bool { return l.ID == lawQuebec })
+		f.Laws = deleteLaws(f.Laws, lawQuebec)
 	}
 	if len(f.Laws) == 0 {
 		return fmt.Errorf("policy: no law covers jurisdiction %q", req.Jurisdiction)
@@ -355,12 +369,19 @@ func (f *Facts) build(req Request) error {
 	s.own = own
 	// Facts any service may make hold, recorded once after the loop.
 	var joint, sells, transfers, nonEssential bool
-	// The transfer regimes and their regions, looked up once.
+	// The transfer regimes and their regions, looked up once, with their
+	// catalog positions, by which a service's use (serviceUse) knows
+	// whether it transfers data out of each one's region and the
+	// mechanisms its provider states there.
 	regimes := f.transferRegimes()
 	var rb [8]*regionSets
-	regions := rb[:0]
-	for i := range regimes {
-		regions = append(regions, regionOf(&regimes[i]))
+	var pb [8]int
+	regions, rpos := rb[:0], pb[:0]
+	for i := range f.Jurisdictions {
+		if len(f.Regimes) > 0 && len(f.Jurisdictions[i].TransferMechanisms) > 0 || len(f.Regimes) == 0 && i == max(primary, 0) {
+			regions = append(regions, f.regionAt(i))
+			rpos = append(rpos, jpos[i])
+		}
 	}
 	uses := serviceUses()
 	for _, id := range ids {
@@ -381,9 +402,9 @@ func (f *Facts) build(req Request) error {
 		// document says so rather than that nothing is transferred.
 		extra := req.TransferSafeguards[sv.ID]
 		for i := range regimes {
-			stated := f.appendStated(&regimes[i], sv, extra)
+			stated := f.appendStated(&regimes[i], u.statedIn(rpos[i]), extra)
 			t := uint8(0)
-			if regions[i].transfersOut(sf.Service) {
+			if u.out.has(rpos[i]) {
 				t = uint8(regions[i].transferBasis(&regimes[i], sf, stated)) + 1
 				sf.Transfer = true
 			}
@@ -591,6 +612,7 @@ func categoryUseOf(cat *catalog.Catalog, id string, purposes []string, source st
 	if id == "inferences" {
 		cu.source = "derived"
 	}
+	cu.sourceBit = sourceBit(cu.source)
 	var pos []int
 	if usedPos != nil {
 		pos = (*usedPos)[:0]
@@ -607,6 +629,20 @@ func categoryUseOf(cat *catalog.Catalog, id string, purposes []string, source st
 	}
 	cu.purposePos = pos
 	return cu, nil
+}
+
+// sourceBit is a data source's bit in CategoryFact.sourceSet, 0 for a
+// source without one (addUse compares it with those there).
+func sourceBit(source string) uint8 {
+	switch source {
+	case "you":
+		return 1
+	case "device":
+		return 2
+	case "derived":
+		return 4
+	}
+	return 0
 }
 
 // addUse records what service (its position in f.Services) does with one
@@ -636,7 +672,14 @@ func (f *Facts) addUse(cat *catalog.Catalog, cu *categoryUse, service int) {
 			cf.Purposes = append(cf.Purposes, cu.purposes[k])
 		}
 	}
-	cf.Sources = addUnique(cf.Sources, cu.source)
+	// A source known by its bit is added without comparing it with those
+	// there (addUse runs for each category of each service).
+	if b := cu.sourceBit; b == 0 {
+		cf.Sources = addUnique(cf.Sources, cu.source)
+	} else if cf.sourceSet&b == 0 {
+		cf.sourceSet |= b
+		cf.Sources = append(cf.Sources, cu.source)
+	}
 	if service != noService && cf.recipientSet.add(service) {
 		cf.Recipients = append(cf.Recipients, serviceID)
 	}
@@ -652,15 +695,40 @@ type serviceUse struct {
 	purposeSet posSet   // their positions in the catalog
 	categories []categoryUse
 	err        error // an id the catalog does not know
+	// out holds the catalog positions of the jurisdictions out of whose
+	// region the service transfers data (regionSets.transfersOut), and
+	// stated its Transfers by jurisdiction position: a document asks
+	// for each regime of each of its services.
+	out    posSet
+	stated []statedMechanisms
+}
+
+// statedMechanisms are the transfer mechanisms stated for the
+// jurisdiction at catalog position pos.
+type statedMechanisms struct {
+	pos        int
+	mechanisms []string
+}
+
+// statedIn is the mechanisms the service's provider states for the
+// jurisdiction at catalog position pos (its catalog entry's Transfers).
+func (u *serviceUse) statedIn(pos int) []string {
+	for i := range u.stated {
+		if u.stated[i].pos == pos {
+			return u.stated[i].mechanisms
+		}
+	}
+	return nil
 }
 
 // categoryUse is one data category of a service: what add works out for
 // it from the service category's purposes.
 type categoryUse struct {
-	id     string
-	pos    int    // in the catalog's data categories
-	device bool   // one of deviceCategories
-	source string // where the service gets it (you, device, derived)
+	id        string
+	pos       int    // in the catalog's data categories
+	device    bool   // one of deviceCategories
+	source    string // where the service gets it (you, device, derived)
+	sourceBit uint8  // sourceBit(source)
 	// purposes are those it serves (a category the service category
 	// narrows serves only those; one restricted in the catalog only those
 	// of its own that apply), with their positions in the catalog.
@@ -671,11 +739,22 @@ type categoryUse struct {
 // serviceUses are every catalog service's uses, by id, made on first use.
 var serviceUses = sync.OnceValue(func() map[string]*serviceUse {
 	c := cat()
+	jt := jurisdictions()
 	m := make(map[string]*serviceUse, len(c.Services))
 	for i := range c.Services {
 		sv := &c.Services[i]
 		sc, _ := c.ServiceCategory(sv.Category)
 		u := &serviceUse{svc: sv, purposes: sc.Purposes}
+		for p := range jt.regions {
+			if jt.regions[p].transfersOut(sv) {
+				u.out.add(p)
+			}
+		}
+		for id, ms := range sv.Transfers {
+			if p, ok := jt.pos[id]; ok {
+				u.stated = append(u.stated, statedMechanisms{p, ms})
+			}
+		}
 		for _, p := range sc.Purposes {
 			if pi := c.PurposeIndex(p); pi >= 0 {
 				u.purposeSet.add(pi)
@@ -827,12 +906,13 @@ func (f *Facts) statedOf(i, k int) []string {
 	return f.scr.stated[k*len(f.transferRegimes())+i]
 }
 
-// appendStated works out statedOf's answer for service s under regime r,
-// extra being the safeguards the request states for s. The catalog's
-// list is used as it is when the request adds nothing to it; a longer
-// one is made in statedBuf, so that the facts copy no service entry.
-func (f *Facts) appendStated(r *catalog.Jurisdiction, s *catalog.Service, extra []string) []string {
-	stated := s.Transfers[r.ID]
+// appendStated works out statedOf's answer for a service under regime r,
+// stated being the mechanisms its catalog entry states there (its
+// Transfers) and extra the safeguards the request states for it. The
+// catalog's list is used as it is when the request adds nothing to it; a
+// longer one is made in statedBuf, so that the facts copy no service
+// entry.
+func (f *Facts) appendStated(r *catalog.Jurisdiction, stated, extra []string) []string {
 	start := -1
 	for _, m := range extra {
 		if !slices.Contains(r.TransferMechanisms, m) {
@@ -897,27 +977,41 @@ type regionSets struct {
 	countries, adequate countrySet
 }
 
-// jurisdictionSets are every catalog jurisdiction's, by id, made on first use.
-var jurisdictionSets = sync.OnceValue(func() map[string]*regionSets {
-	m := map[string]*regionSets{}
-	for _, j := range cat().Jurisdictions {
-		r := &regionSets{}
+// jurisdictionTable is the catalog's jurisdictions by id: each one's
+// position in the catalog and, by position, its region's sets.
+type jurisdictionTable struct {
+	pos     map[string]int
+	regions []regionSets
+}
+
+// jurisdictions is the catalog's jurisdictionTable, made on first use.
+var jurisdictions = sync.OnceValue(func() *jurisdictionTable {
+	js := cat().Jurisdictions
+	t := &jurisdictionTable{pos: make(map[string]int, len(js)), regions: make([]regionSets, len(js))}
+	for i, j := range js {
+		r := &t.regions[i]
 		for _, c := range j.Countries {
 			r.countries.add(c)
 		}
 		for _, c := range j.Adequate {
 			r.adequate.add(c)
 		}
-		m[j.ID] = r
+		t.pos[j.ID] = i
 	}
-	return m
+	return t
 })
+
+// regionAt is the region of f.Jurisdictions[i].
+func (f *Facts) regionAt(i int) *regionSets {
+	return &jurisdictions().regions[f.scr.jpos[i]]
+}
 
 // regionOf is r's region; a jurisdiction the catalog does not hold (a
 // test's) gets its sets made here.
 func regionOf(r *catalog.Jurisdiction) *regionSets {
-	if g, ok := jurisdictionSets()[r.ID]; ok {
-		return g
+	jt := jurisdictions()
+	if p, ok := jt.pos[r.ID]; ok {
+		return &jt.regions[p]
 	}
 	g := &regionSets{}
 	for _, c := range r.Countries {
@@ -974,9 +1068,62 @@ func (f *Facts) representativeFor(r *catalog.Jurisdiction) string {
 // show then. Their law ids are "us-" + the state's two-letter postal code
 // (us-va, us-tx, ...).
 func (f *Facts) usStateLaw() bool {
-	return slices.ContainsFunc(f.Laws, func(l compliance.Law) bool {
-		return len(l.ID) == 5 && strings.HasPrefix(l.ID, "us-")
-	})
+	for i := range f.Laws {
+		if id := f.Laws[i].ID; len(id) == 5 && strings.HasPrefix(id, "us-") {
+			return true
+		}
+	}
+	return false
+}
+
+// hasLawOf reports whether one of the laws ids applies. Like HasLaw and
+// lawCovers, it goes through the laws by index: a Law is a dozen words,
+// which a range value or a func(Law) copied for each of a
+// many-jurisdiction document's sixty laws.
+func (f *Facts) hasLawOf(ids []string) bool {
+	for i := range f.Laws {
+		if slices.Contains(ids, f.Laws[i].ID) {
+			return true
+		}
+	}
+	return false
+}
+
+// lawCovers reports whether the law with id applies and covers
+// jurisdiction j.
+func (f *Facts) lawCovers(id, j string) bool {
+	for i := range f.Laws {
+		if l := &f.Laws[i]; l.ID == id && slices.Contains(l.Jurisdictions, j) {
+			return true
+		}
+	}
+	return false
+}
+
+// deleteLaws removes the laws ids from laws, in place, keeping the order.
+func deleteLaws(laws []compliance.Law, ids ...string) []compliance.Law {
+	n := 0
+	for i := range laws {
+		if !slices.Contains(ids, laws[i].ID) {
+			if n != i {
+				laws[n] = laws[i]
+			}
+			n++
+		}
+	}
+	clear(laws[n:])
+	return laws[:n]
+}
+
+// usSectorLaws reports whether a jurisdiction's business types raise
+// flags naming U.S. sector laws (catalog USSectorLaws).
+func (f *Facts) usSectorLaws() bool {
+	for i := range f.Jurisdictions {
+		if f.Jurisdictions[i].USSectorLaws {
+			return true
+		}
+	}
+	return false
 }
 
 // HasLaw reports whether the law with id applies.

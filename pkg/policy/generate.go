@@ -276,9 +276,9 @@ func governingLawOutside(f *Facts) []string {
 	}
 	country, _, _ := strings.Cut(gl, "-")
 	var out []string
-	for _, j := range f.Jurisdictions {
-		if !slices.Contains(j.Countries, country) {
-			out = append(out, j.ID)
+	for i := range f.Jurisdictions {
+		if !f.regionAt(i).countries.has(country) {
+			out = append(out, f.Jurisdictions[i].ID)
 		}
 	}
 	return out

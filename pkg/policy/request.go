@@ -677,18 +677,6 @@ func jurisdiction(raw map[string]json.RawMessage, str func(string, bool, int) (s
 // JurisdictionIDs splits a request's canonical jurisdiction ("EU,US-CA").
 func JurisdictionIDs(j string) []string { return strings.Split(j, ",") }
 
-// primaryJurisdiction is the jurisdiction whose transfer rules, region and
-// authority the document's shared placeholders use: the one with its own
-// transfer regime, else the first.
-func primaryJurisdiction(ids []string) string {
-	for _, id := range ids {
-		if len(jurisdictionMechanisms(id)) > 0 {
-			return id
-		}
-	}
-	return ids[0]
-}
-
 // memberJurisdiction is the jurisdiction whose supervisory authorities are
 // per member state (the EU) and that country c belongs to, or "".
 func memberJurisdiction(c string) string {

@@ -32,8 +32,8 @@ func todos(f *Facts) []compliance.Todo {
 	}
 	gdpr := f.gdprFamily()
 	prefix := ""
-	for _, l := range f.Laws {
-		if l.ID == lawGDPR || l.ID == lawUKGDPR {
+	for i := range f.Laws {
+		if l := &f.Laws[i]; l.ID == lawGDPR || l.ID == lawUKGDPR {
 			prefix = l.ShortName + " "
 		}
 	}
@@ -79,8 +79,8 @@ func todos(f *Facts) []compliance.Todo {
 		regimes := f.transferRegimes()
 		// rprefix is the short name of r's GDPR-family law, for citations.
 		rprefix := func(r *catalog.Jurisdiction) string {
-			for _, l := range f.Laws {
-				if (l.ID == lawGDPR || l.ID == lawUKGDPR) && slices.Contains(l.Jurisdictions, r.ID) {
+			for i := range f.Laws {
+				if l := &f.Laws[i]; (l.ID == lawGDPR || l.ID == lawUKGDPR) && slices.Contains(l.Jurisdictions, r.ID) {
 					return l.ShortName + " "
 				}
 			}
@@ -166,7 +166,7 @@ var j3Laws = []string{"appi", "pipa", "pipl", "th-pdpa", "it-spdi"}
 // applicable requirement "needs" and the request lacks (postalAddress or
 // dpoContact, for which no shared todo exists) is a todo with that requirement's missingFix.
 func todosJ3(f *Facts, out []compliance.Todo) []compliance.Todo {
-	if !slices.ContainsFunc(f.Laws, func(l compliance.Law) bool { return slices.Contains(j3Laws, l.ID) }) {
+	if !f.hasLawOf(j3Laws) {
 		return out
 	}
 	// needs returns the citations and the first missingFix of the
@@ -279,7 +279,7 @@ func todosJ1(f *Facts) []compliance.Todo {
 		// catalog records no guarantee, the business gives it.
 		for i := range f.Regimes {
 			ch := &f.Regimes[i]
-			if !slices.ContainsFunc(f.Laws, func(l compliance.Law) bool { return l.ID == lawFADP && slices.Contains(l.Jurisdictions, ch.ID) }) {
+			if !f.lawCovers(lawFADP, ch.ID) {
 				continue
 			}
 			var why string // what follows the service's name, made once
@@ -363,8 +363,8 @@ func localCitation(f *Facts, field string) string {
 // law, as the flag catalog cites it.
 func cookieCite(f *Facts) string {
 	d, _ := compliance.Lookup("cookie_consent_required")
-	for _, l := range f.Laws {
-		if c, ok := d.Citations[l.ShortName]; ok {
+	for i := range f.Laws {
+		if c, ok := d.Citations[f.Laws[i].ShortName]; ok {
 			return c
 		}
 	}
@@ -382,7 +382,7 @@ func Status(todos []compliance.Todo) string {
 // sectorLaws are the sector laws a business type raises flags for.
 func sectorLaws(f *Facts) []string {
 	bt, ok := cat().BusinessType(f.Request.BusinessType)
-	if !ok || !slices.ContainsFunc(f.Jurisdictions, func(j catalog.Jurisdiction) bool { return j.USSectorLaws }) {
+	if !ok || !f.usSectorLaws() {
 		return nil
 	}
 	out := slices.Clone(bt.SectorLaws)
