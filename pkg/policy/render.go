@@ -79,11 +79,19 @@ func (r *renderer) writtenLink(in *Inline) (s *linkSpan, ok bool) {
 	return s, ok
 }
 
-// wroteLink records in slot s that link in is at b[start:end].
-func wroteLink(s *linkSpan, in *Inline, start, end int) {
-	if in.URL != "" {
-		*s = linkSpan{url: unsafe.StringData(in.URL), text: unsafe.StringData(in.Text), un: len(in.URL), tn: len(in.Text), start: start, end: end}
+// appendLinkOnce appends link in: a copy of its bytes when the renderer
+// has written it before, else what write writes, which it records.
+func (r *renderer) appendLinkOnce(b []byte, in *Inline, write func(*renderer, []byte, *Inline) []byte) []byte {
+	s, ok := r.writtenLink(in)
+	if ok {
+		return append(b, b[s.start:s.end]...)
 	}
+	start := len(b)
+	b = write(r, b, in)
+	if in.URL != "" {
+		*s = linkSpan{url: unsafe.StringData(in.URL), text: unsafe.StringData(in.Text), un: len(in.URL), tn: len(in.Text), start: start, end: len(b)}
+	}
+	return b
 }
 
 // tableSpan is a table written at b[start:end], known by its rows and
@@ -549,11 +557,11 @@ func (r *renderer) appendMDInlines(b []byte, ins []Inline) []byte {
 // appendMDLink appends link in: out of appendMDInlines's loop, which is
 // mostly plain runs.
 func (r *renderer) appendMDLink(b []byte, in *Inline) []byte {
-	s, ok := r.writtenLink(in)
-	if ok {
-		return append(b, b[s.start:s.end]...)
-	}
-	start := len(b)
+	return r.appendLinkOnce(b, in, (*renderer).writeMDLink)
+}
+
+// writeMDLink writes link in in Markdown.
+func (r *renderer) writeMDLink(b []byte, in *Inline) []byte {
 	if l := r.links.get(in.URL); l != nil {
 		if !l.unsafe {
 			b = append(b, '[')
@@ -577,7 +585,6 @@ func (r *renderer) appendMDLink(b []byte, in *Inline) []byte {
 		b = append(b, u...)
 		b = append(b, ">)"...)
 	}
-	wroteLink(s, in, start, len(b))
 	return b
 }
 
@@ -741,11 +748,11 @@ func (r *renderer) appendHTMLInlines(b []byte, ins []Inline) []byte {
 
 // appendHTMLLink appends link in, as appendMDLink does.
 func (r *renderer) appendHTMLLink(b []byte, in *Inline) []byte {
-	s, ok := r.writtenLink(in)
-	if ok {
-		return append(b, b[s.start:s.end]...)
-	}
-	start := len(b)
+	return r.appendLinkOnce(b, in, (*renderer).writeHTMLLink)
+}
+
+// writeHTMLLink writes link in in HTML.
+func (r *renderer) writeHTMLLink(b []byte, in *Inline) []byte {
 	if l := r.links.get(in.URL); l != nil {
 		if !l.unsafe {
 			b = append(b, `<a href="`...)
@@ -769,7 +776,6 @@ func (r *renderer) appendHTMLLink(b []byte, in *Inline) []byte {
 		b = r.appendHTMLText(b, in.Text)
 		b = append(b, "</a>"...)
 	}
-	wroteLink(s, in, start, len(b))
 	return b
 }
 
