@@ -1097,8 +1097,8 @@ func (b *builder) clauseJurisdiction(c *compiledClause) int {
 // evidence set it records which one in doc.Evidence; Generate leaves it
 // unset, because nothing reads a generated document's evidence (the API
 // asks EvidenceOf when a client does) and, for a document of many
-// jurisdictions, several hundred entries of six strings each are a
-// quarter of what it would allocate beyond its text.
+// jurisdictions, several hundred entries of six strings each are more
+// than half of what it would allocate beyond its text.
 func (b *builder) build(p *program, applicable []*compliance.Requirement, doc *Document, evidence bool) error {
 	b.prepareWords()
 	b.setVars()
