@@ -500,36 +500,6 @@ func severityOrder(s Severity) int {
 	return 0
 }
 
-// flagLaws are the laws Flags asks for by id.
-var flagLaws = [...]string{"gdpr", "uk-gdpr", "ccpa", "ccpa-regs", "caloppa", "eprivacy", "pecr", "us-md", "ca-arl", "us-coppa"}
-
-// flagLawIndex is id's position in flagLaws, or -1.
-func flagLawIndex(id string) int {
-	switch id {
-	case "gdpr":
-		return 0
-	case "uk-gdpr":
-		return 1
-	case "ccpa":
-		return 2
-	case "ccpa-regs":
-		return 3
-	case "caloppa":
-		return 4
-	case "eprivacy":
-		return 5
-	case "pecr":
-		return 6
-	case "us-md":
-		return 7
-	case "ca-arl":
-		return 8
-	case "us-coppa":
-		return 9
-	}
-	return -1
-}
-
 // Flags computes the compliance flags of in, each from the catalog.
 func Flags(in Input) []Flag {
 	// Raised in scratch space on the stack and sorted by position: a
@@ -537,18 +507,7 @@ func Flags(in Input) []Flag {
 	// twice at every comparison. The result is a slice of their number.
 	var fb [16]Flag
 	out := fb[:0]
-	// The laws asked for below are found in one pass over the laws, not
-	// in one for each (a document of many jurisdictions has sixty).
-	var known [len(flagLaws)]*Law
-	for i := range in.Laws {
-		if k := flagLawIndex(in.Laws[i].ID); k >= 0 && known[k] == nil {
-			known[k] = &in.Laws[i]
-		}
-	}
 	has := func(id string) *Law {
-		if k := flagLawIndex(id); k >= 0 {
-			return known[k]
-		}
 		for i := range in.Laws {
 			if in.Laws[i].ID == id {
 				return &in.Laws[i]

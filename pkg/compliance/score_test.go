@@ -378,17 +378,3 @@ func TestWhyByLawPosition(t *testing.T) {
 		t.Fatal("no factor cites the document's laws")
 	}
 }
-
-// TestFlagLawIndex: flagLawIndex finds each of flagLaws, and no other id.
-func TestFlagLawIndex(t *testing.T) {
-	for i, id := range flagLaws {
-		if got := flagLawIndex(id); got != i {
-			t.Errorf("flagLawIndex(%q) = %d, want %d", id, got, i)
-		}
-	}
-	for _, id := range []string{"", "gdp", "gdpr ", "us-ca", "lgpd"} {
-		if got := flagLawIndex(id); got != -1 {
-			t.Errorf("flagLawIndex(%q) = %d, want -1", id, got)
-		}
-	}
-}
