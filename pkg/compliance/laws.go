@@ -16,7 +16,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"unsafe"
 
 	"github.com/policygen/policygen/pkg/catalog"
 	"github.com/policygen/policygen/pkg/internal/strictjson"
@@ -183,20 +182,15 @@ type FactSet map[string]bool
 // FactNames[i]).
 func (f FactSet) factBits() uint64 {
 	// The set's own names are gone through, a few, rather than each of
-	// FactNames looked up in it; a name is found in FactNames by where
-	// its bytes are (the constants both hold) before by its text.
+	// FactNames looked up in it (comparing the constants both hold costs
+	// no byte comparison: equal strings at the same address are equal
+	// at once).
 	var b uint64
 	for n, holds := range f {
 		if !holds {
 			continue
 		}
-		i := slices.IndexFunc(FactNames, func(m string) bool {
-			return len(m) == len(n) && unsafe.StringData(m) == unsafe.StringData(n)
-		})
-		if i < 0 {
-			i = slices.Index(FactNames, n)
-		}
-		if 0 <= i && i < 64 {
+		if i := slices.Index(FactNames, n); 0 <= i && i < 64 {
 			b |= 1 << i
 		}
 	}
