@@ -209,6 +209,7 @@ func BuildFacts(req Request) (*Facts, error) {
 type factScratch struct {
 	jids     []string
 	jpos     []int // the catalog positions of jids (jurisdictionTable)
+	rpos     []int // the catalog positions of transferRegimes()
 	ids      []string
 	own      []string
 	used     []string // categoryUseOf's scratch
@@ -311,11 +312,21 @@ func (f *Facts) build(req Request) error {
 	if !ok {
 		return fmt.Errorf("policy: unknown business type %q", req.BusinessType)
 	}
+	// The transfer regimes (transferRegimes) with their catalog
+	// positions, by which a service's use (serviceUse) knows whether it
+	// transfers data out of each one's region and the mechanisms its
+	// provider states there.
+	rpos := s.rpos[:0]
 	for i := range f.Jurisdictions {
 		if x := &f.Jurisdictions[i]; len(x.TransferMechanisms) > 0 {
 			f.Regimes = append(f.Regimes, *x)
+			rpos = append(rpos, jpos[i])
 		}
 	}
+	if len(rpos) == 0 {
+		rpos = append(rpos, jpos[max(primary, 0)])
+	}
+	s.rpos = rpos
 	s.primary[0] = f.Jurisdiction
 	if tl := lawsOf[req.Type]; tl != nil {
 		f.Laws = tl.appendFor(f.Laws, jpos)
@@ -369,20 +380,7 @@ func (f *Facts) build(req Request) error {
 	s.own = own
 	// Facts any service may make hold, recorded once after the loop.
 	var joint, sells, transfers, nonEssential bool
-	// The transfer regimes and their regions, looked up once, with their
-	// catalog positions, by which a service's use (serviceUse) knows
-	// whether it transfers data out of each one's region and the
-	// mechanisms its provider states there.
 	regimes := f.transferRegimes()
-	var rb [8]*regionSets
-	var pb [8]int
-	regions, rpos := rb[:0], pb[:0]
-	for i := range f.Jurisdictions {
-		if len(f.Regimes) > 0 && len(f.Jurisdictions[i].TransferMechanisms) > 0 || len(f.Regimes) == 0 && i == max(primary, 0) {
-			regions = append(regions, f.regionAt(i))
-			rpos = append(rpos, jpos[i])
-		}
-	}
 	uses := serviceUses()
 	for _, id := range ids {
 		u := uses[id]
@@ -405,7 +403,7 @@ func (f *Facts) build(req Request) error {
 			stated := f.appendStated(&regimes[i], u.statedIn(rpos[i]), extra)
 			t := uint8(0)
 			if u.out.has(rpos[i]) {
-				t = uint8(regions[i].transferBasis(&regimes[i], sf, stated)) + 1
+				t = uint8(jt.regions[rpos[i]].transferBasis(&regimes[i], sf, stated)) + 1
 				sf.Transfer = true
 			}
 			s.transfers = append(s.transfers, t)
@@ -1076,19 +1074,6 @@ func (f *Facts) usStateLaw() bool {
 	return false
 }
 
-// hasLawOf reports whether one of the laws ids applies. Like HasLaw and
-// lawCovers, it goes through the laws by index: a Law is a dozen words,
-// which a range value or a func(Law) copied for each of a
-// many-jurisdiction document's sixty laws.
-func (f *Facts) hasLawOf(ids []string) bool {
-	for i := range f.Laws {
-		if slices.Contains(ids, f.Laws[i].ID) {
-			return true
-		}
-	}
-	return false
-}
-
 // lawCovers reports whether the law with id applies and covers
 // jurisdiction j.
 func (f *Facts) lawCovers(id, j string) bool {
@@ -1126,10 +1111,13 @@ func (f *Facts) usSectorLaws() bool {
 	return false
 }
 
-// HasLaw reports whether the law with id applies.
-func (f *Facts) HasLaw(id string) bool {
+// HasLaw reports whether one of the laws ids applies. Like lawCovers, it
+// goes through the laws by index: a Law is a dozen words, which a range
+// value or a func(Law) copied for each of a many-jurisdiction document's
+// sixty laws.
+func (f *Facts) HasLaw(ids ...string) bool {
 	for i := range f.Laws {
-		if f.Laws[i].ID == id {
+		if slices.Contains(ids, f.Laws[i].ID) {
 			return true
 		}
 	}

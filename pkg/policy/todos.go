@@ -166,7 +166,7 @@ var j3Laws = []string{"appi", "pipa", "pipl", "th-pdpa", "it-spdi"}
 // applicable requirement "needs" and the request lacks (postalAddress or
 // dpoContact, for which no shared todo exists) is a todo with that requirement's missingFix.
 func todosJ3(f *Facts, out []compliance.Todo) []compliance.Todo {
-	if !f.hasLawOf(j3Laws) {
+	if !f.HasLaw(j3Laws...) {
 		return out
 	}
 	// needs returns the citations and the first missingFix of the
