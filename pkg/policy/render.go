@@ -130,6 +130,19 @@ func (r *renderer) wroteTable(blk *Block, start, end int) {
 	r.nt++
 }
 
+// appendTableOnce appends table blk: a copy of its bytes when the
+// renderer has written it before (the tree shows some tables twice),
+// else what write writes, which it records.
+func (r *renderer) appendTableOnce(b []byte, blk *Block, write func(*renderer, []byte, *Block) []byte) []byte {
+	if start, end, ok := r.writtenTable(blk); ok {
+		return append(b, b[start:end]...)
+	}
+	start := len(b)
+	b = write(r, b, blk)
+	r.wroteTable(blk, start, len(b))
+	return b
+}
+
 // escapeMemo holds the escaped forms of text that reaches documents as
 // whole plain runs (the clause library's labels and section headings,
 // each with the rest after its first byte, which capitalisation splits
@@ -649,21 +662,7 @@ func (r *renderer) markdown(b []byte, doc *Document) []byte {
 				b = r.appendMDBlock(b, it)
 			}
 		case Table:
-			if start, end, ok := r.writtenTable(blk); ok {
-				b = append(b, b[start:end]...)
-				continue
-			}
-			start := len(b)
-			b = r.appendMDRow(b, blk.Header)
-			b = append(b, "\n|"...)
-			for range blk.Header {
-				b = append(b, " --- |"...)
-			}
-			for _, cells := range blk.Rows {
-				b = append(b, '\n')
-				b = r.appendMDRow(b, cells)
-			}
-			r.wroteTable(blk, start, len(b))
+			b = r.appendTableOnce(b, blk, (*renderer).writeMDTable)
 		}
 	}
 	return append(b, '\n')
@@ -824,35 +823,7 @@ func (r *renderer) html(b []byte, doc *Document, language string) []byte {
 			}
 			b = append(b, "</ul>\n"...)
 		case Table:
-			if start, end, ok := r.writtenTable(blk); ok {
-				b = append(b, b[start:end]...)
-				continue
-			}
-			start := len(b)
-			b = append(b, "<table>\n<thead>\n<tr>"...)
-			for _, h := range blk.Header {
-				b = append(b, `<th scope="col">`...)
-				b = r.appendHTMLInlines(b, h)
-				b = append(b, "</th>"...)
-			}
-			b = append(b, "</tr>\n</thead>\n<tbody>\n"...)
-			// "<tr><td>a</td><td>b</td></tr>": one append between cells.
-			for _, cells := range blk.Rows {
-				if len(cells) == 0 {
-					b = append(b, "<tr></tr>\n"...)
-					continue
-				}
-				b = append(b, "<tr><td>"...)
-				for j, c := range cells {
-					if j > 0 {
-						b = append(b, "</td><td>"...)
-					}
-					b = r.appendHTMLInlines(b, c)
-				}
-				b = append(b, "</td></tr>\n"...)
-			}
-			b = append(b, "</tbody>\n</table>\n"...)
-			r.wroteTable(blk, start, len(b))
+			b = r.appendTableOnce(b, blk, (*renderer).writeHTMLTable)
 		}
 	}
 	return append(b, "</article>\n"...)
@@ -930,37 +901,7 @@ func (r *renderer) text(b []byte, doc *Document) []byte {
 				b = appendTextInlines(b, it)
 			}
 		case Table:
-			if start, end, ok := r.writtenTable(blk); ok {
-				b = append(b, b[start:end]...)
-				continue
-			}
-			start := len(b)
-			// Every row repeats the column headings: the first writes
-			// each with its indent and colon, and the rows after it copy
-			// those bytes (labels holds where they are in b).
-			var labels [8]struct{ start, end int }
-			for j, row := range blk.Rows {
-				if j > 0 {
-					b = append(b, '\n')
-				}
-				b = append(b, "  * "...)
-				b = appendTextInlines(b, row[0])
-				for k := 1; k < len(row); k++ {
-					if k < len(labels) && labels[k].end != 0 {
-						b = append(b, b[labels[k].start:labels[k].end]...)
-					} else {
-						start := len(b)
-						b = append(b, "\n      "...)
-						b = appendTextInlines(b, blk.Header[k])
-						b = append(b, ": "...)
-						if k < len(labels) {
-							labels[k].start, labels[k].end = start, len(b)
-						}
-					}
-					b = appendTextInlines(b, row[k])
-				}
-			}
-			r.wroteTable(blk, start, len(b))
+			b = r.appendTableOnce(b, blk, (*renderer).writeTextTable)
 		}
 	}
 	return append(b, '\n')
@@ -983,4 +924,75 @@ func appendRule(b []byte, c byte, n int) []byte {
 		n -= len(rule)
 	}
 	return append(b, rule[:n]...)
+}
+
+// writeMDTable writes table blk in Markdown.
+func (r *renderer) writeMDTable(b []byte, blk *Block) []byte {
+	b = r.appendMDRow(b, blk.Header)
+	b = append(b, "\n|"...)
+	for range blk.Header {
+		b = append(b, " --- |"...)
+	}
+	for _, cells := range blk.Rows {
+		b = append(b, '\n')
+		b = r.appendMDRow(b, cells)
+	}
+	return b
+}
+
+// writeHTMLTable writes table blk in HTML.
+func (r *renderer) writeHTMLTable(b []byte, blk *Block) []byte {
+	b = append(b, "<table>\n<thead>\n<tr>"...)
+	for _, h := range blk.Header {
+		b = append(b, `<th scope="col">`...)
+		b = r.appendHTMLInlines(b, h)
+		b = append(b, "</th>"...)
+	}
+	b = append(b, "</tr>\n</thead>\n<tbody>\n"...)
+	// "<tr><td>a</td><td>b</td></tr>": one append between cells.
+	for _, cells := range blk.Rows {
+		if len(cells) == 0 {
+			b = append(b, "<tr></tr>\n"...)
+			continue
+		}
+		b = append(b, "<tr><td>"...)
+		for j, c := range cells {
+			if j > 0 {
+				b = append(b, "</td><td>"...)
+			}
+			b = r.appendHTMLInlines(b, c)
+		}
+		b = append(b, "</td></tr>\n"...)
+	}
+	return append(b, "</tbody>\n</table>\n"...)
+}
+
+// writeTextTable writes table blk as text: a record per row.
+func (r *renderer) writeTextTable(b []byte, blk *Block) []byte {
+	// Every row repeats the column headings: the first writes
+	// each with its indent and colon, and the rows after it copy
+	// those bytes (labels holds where they are in b).
+	var labels [8]struct{ start, end int }
+	for j, row := range blk.Rows {
+		if j > 0 {
+			b = append(b, '\n')
+		}
+		b = append(b, "  * "...)
+		b = appendTextInlines(b, row[0])
+		for k := 1; k < len(row); k++ {
+			if k < len(labels) && labels[k].end != 0 {
+				b = append(b, b[labels[k].start:labels[k].end]...)
+			} else {
+				start := len(b)
+				b = append(b, "\n      "...)
+				b = appendTextInlines(b, blk.Header[k])
+				b = append(b, ": "...)
+				if k < len(labels) {
+					labels[k].start, labels[k].end = start, len(b)
+				}
+			}
+			b = appendTextInlines(b, row[k])
+		}
+	}
+	return b
 }
