@@ -154,20 +154,27 @@ func (a *arena[T]) grow(n int) []T {
 	return c[:n:n]
 }
 
-// copy returns a copy of s in the arena. A short s (a table row's cells,
-// a list's items) is copied element by element: the copy built in for
-// elements holding pointers (runtime.typedslicecopy) costs more than
-// the handful of moves.
+// copy returns a copy of s in the arena, made by move (a table row's
+// cells and a list's items are short).
 func (a *arena[T]) copy(s []T) []T {
 	d := a.alloc(len(s))
-	if len(s) > 8 {
-		copy(d, s)
-		return d
-	}
-	for i := range d {
-		d[i] = s[i]
-	}
+	move(d, s)
 	return d
+}
+
+// move copies src to the start of dst and returns len(src). A few
+// elements (most copies of runs are one to three) are moved one by one:
+// the runtime's copy of elements that hold pointers (typedslicecopy, then
+// memmove) costs more than those moves.
+func move[T any](dst, src []T) int {
+	if len(src) > 8 {
+		return copy(dst, src)
+	}
+	d := dst[:len(src)]
+	for i := range d {
+		d[i] = src[i]
+	}
+	return len(d)
 }
 
 // reset makes every chunk free again. It does not clear them: alloc's
@@ -509,12 +516,7 @@ func (b *builder) cat(parts ...[]Inline) []Inline {
 	out := b.ins.alloc(n)
 	i := 0
 	for _, p := range parts {
-		if len(p) == 1 { // as in expand
-			out[i] = p[0]
-			i++
-			continue
-		}
-		i += copy(out[i:], p)
+		i += move(out[i:], p)
 	}
 	return out
 }
@@ -571,12 +573,7 @@ func (b *builder) expand(segs []segment, ex ...extra) []Inline {
 			out[i] = s.runs[esc]
 			i++
 		} else if v, ok := b.value(s.ph, ex); ok {
-			if len(v) == 1 { // most values are one run (arena.copy)
-				out[i] = v[0]
-				i++
-			} else {
-				i += copy(out[i:], v)
-			}
+			i += move(out[i:], v)
 		} else {
 			out[i] = Inline{Kind: Plain, Text: "{" + placeholderNames[s.ph] + "}"}
 			i++
