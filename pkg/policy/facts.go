@@ -207,8 +207,11 @@ func BuildFacts(req Request) (*Facts, error) {
 // factScratch is the working space of build: kept by a pooled Facts so
 // that the next document's facts allocate nothing.
 type factScratch struct {
-	jids     []string
-	jpos     []int // the catalog positions of jids (jurisdictionTable)
+	jids []string
+	jpos []int // the catalog positions of jids (jurisdictionTable)
+	// listed holds, by catalog position, the positions in Jurisdictions
+	// (the first 64) of the jurisdiction there, as bits (listedAt).
+	listed   []uint64
 	rpos     []int // the catalog positions of transferRegimes()
 	ids      []string
 	own      []string
@@ -307,6 +310,13 @@ func (f *Facts) build(req Request) error {
 		}
 	}
 	s.jpos = jpos
+	if len(s.listed) != len(jt.regions) {
+		s.listed = make([]uint64, len(jt.regions))
+	}
+	clear(s.listed)
+	for j, p := range jpos[:min(len(jpos), 64)] {
+		s.listed[p] |= 1 << j
+	}
 	f.Jurisdiction = f.Jurisdictions[max(primary, 0)]
 	bt, ok := cat.BusinessType(req.BusinessType)
 	if !ok {
@@ -999,6 +1009,57 @@ var jurisdictions = sync.OnceValue(func() *jurisdictionTable {
 	return t
 })
 
+// listedAt is, by catalog position, the positions in f.Jurisdictions of
+// the jurisdiction there (the first 64) as bits; nil for facts that build
+// did not make, whose jurisdictions have no catalog positions.
+func (f *Facts) listedAt() []uint64 {
+	if len(f.scr.jpos) != len(f.Jurisdictions) || len(f.scr.listed) == 0 {
+		return nil
+	}
+	return f.scr.listed
+}
+
+// lawCoverage is the catalog positions of the jurisdictions a law covers,
+// with the law's id, by which its position is confirmed.
+type lawCoverage struct {
+	id   string
+	jpos []int
+}
+
+// lawCoverages are the embedded laws' coverages, by law position
+// (compliance.Law.Position), made on first use: a federal law covers each
+// of its country's jurisdictions, which a document for many of them
+// looked up by id for each of its laws.
+var lawCoverages = sync.OnceValue(func() []lawCoverage {
+	laws, err := compliance.Laws()
+	if err != nil {
+		return nil
+	}
+	jt := jurisdictions()
+	out := make([]lawCoverage, len(laws))
+	for i := range laws {
+		l := &laws[i]
+		c := lawCoverage{id: l.ID}
+		for _, id := range l.Jurisdictions {
+			if p, ok := jt.pos[id]; ok {
+				c.jpos = append(c.jpos, p)
+			}
+		}
+		out[i] = c
+	}
+	return out
+})
+
+// coverageOf is the catalog positions of the jurisdictions law l covers;
+// ok is false for a law that is not the embedded one at its position.
+func coverageOf(l *compliance.Law) (jpos []int, ok bool) {
+	cov := lawCoverages()
+	if p := l.Position(); p >= 0 && p < len(cov) && cov[p].id == l.ID {
+		return cov[p].jpos, true
+	}
+	return nil, false
+}
+
 // regionAt is the region of f.Jurisdictions[i].
 func (f *Facts) regionAt(i int) *regionSets {
 	return &jurisdictions().regions[f.scr.jpos[i]]
@@ -1133,11 +1194,23 @@ func (f *Facts) conditionBits(c *conditionBits, lib *compiledLibrary) {
 	for k, v := range f.Set {
 		c.set(k, v)
 	}
+	// The laws and the jurisdictions by position (lawCondition,
+	// jurisdictionCondition); by name those the library does not number.
 	for i := range f.Laws {
-		c.setPrefixed("law:", f.Laws[i].ID)
+		if li := lib.lawAt(&f.Laws[i]); li >= 0 {
+			c.setBit(lib.lawCondition[li])
+		} else {
+			c.setPrefixed("law:", f.Laws[i].ID)
+		}
 	}
-	for i := range f.Jurisdictions {
-		c.setPrefixed("jurisdiction:", f.Jurisdictions[i].ID)
+	if len(f.scr.jpos) == len(f.Jurisdictions) && len(lib.jurisdictionCondition) == len(jurisdictions().regions) {
+		for _, p := range f.scr.jpos {
+			c.setBit(lib.jurisdictionCondition[p])
+		}
+	} else {
+		for i := range f.Jurisdictions {
+			c.setPrefixed("jurisdiction:", f.Jurisdictions[i].ID)
+		}
 	}
 	req := &f.Request
 	c.set("gdprFamily", f.gdprFamily())

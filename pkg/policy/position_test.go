@@ -1,0 +1,75 @@
+package policy
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/policygen/policygen/pkg/compliance"
+)
+
+// withoutPositions is a copy of f whose laws have no position
+// (compliance.Law.Position) and whose jurisdictions no catalog positions
+// (listedAt), as facts made in code: what is worked out from them goes by
+// id and must be what it is by position.
+func withoutPositions(f *Facts) *Facts {
+	g := *f
+	g.scr = factScratch{}
+	g.Laws = nil
+	for _, l := range f.Laws {
+		g.Laws = append(g.Laws, compliance.Law{ID: l.ID, ShortName: l.ShortName, Name: l.Name, Jurisdictions: l.Jurisdictions})
+	}
+	return &g
+}
+
+// TestLawsByPosition: the condition bits, the laws that apply and the
+// listed jurisdictions each covers (prepareLaws) are the same found by
+// position as by id, for one, two and every jurisdiction.
+func TestLawsByPosition(t *testing.T) {
+	c := mustCatalog(t)
+	lib, err := DefaultLibrary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, j := range []string{"US-CA", "EU,UK", matrixCombinations(c)[len(matrixCombinations(c))-1]} {
+		req := Request{Type: "privacy", BusinessName: "Position Ltd", WebsiteURL: "https://position.example",
+			BusinessType: "marketplace", Language: "en", Jurisdiction: j, Format: "markdown",
+			CollectsPayments: true, CollectsUserData: true, UsesAnalytics: true, ThirdPartyServices: serviceMix(c)}
+		completeRequest(&req)
+		st := new(state)
+		if _, _, _, err := st.compose(req, false); err != nil {
+			t.Fatal(err)
+		}
+		f := &st.facts
+		if f.listedAt() == nil {
+			t.Fatalf("%s: built facts have no catalog positions", j)
+		}
+		g := withoutPositions(f)
+		if g.listedAt() != nil {
+			t.Fatalf("%s: facts made in code have catalog positions", j)
+		}
+		var byPos, byID conditionBits
+		f.conditionBits(&byPos, lib.compiled)
+		g.conditionBits(&byID, lib.compiled)
+		if !slices.Equal(byPos.bits, byID.bits) {
+			t.Errorf("%s: condition bits by position %x, by id %x", j, byPos.bits, byID.bits)
+		}
+		b := &st.b
+		lawIn, lawMask := slices.Clone(b.lawIn), slices.Clone(b.lawMask)
+		if len(f.Jurisdictions) > 1 && !slices.Contains(lawIn, true) {
+			t.Fatalf("%s: no law applies", j)
+		}
+		b.f, b.listedDone = g, false
+		b.prepareLaws()
+		if !slices.Equal(lawIn, b.lawIn) || !slices.Equal(lawMask, b.lawMask) {
+			t.Errorf("%s: laws by position %v %x, by id %v %x", j, lawIn, lawMask, b.lawIn, b.lawMask)
+		}
+		for i := range f.Laws {
+			if got, want := lib.compiled.lawAt(&f.Laws[i]), lib.compiled.lawIndex[f.Laws[i].ID]; got != want {
+				t.Errorf("%s: lawAt %d, lawIndex %d", f.Laws[i].ID, got, want)
+			}
+			if got := lib.compiled.lawAt(&compliance.Law{ID: "no-such-law"}); got != -1 {
+				t.Errorf("lawAt of an unknown law: %d", got)
+			}
+		}
+	}
+}
