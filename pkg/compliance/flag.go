@@ -79,7 +79,7 @@ func concerns(types []string, typ string) bool {
 }
 
 // Flag makes a flag of d under law, about subject ("" for none).
-func (d Definition) flag(law, subject string) Flag {
+func (d *Definition) flag(law, subject string) Flag {
 	f := Flag{Code: d.Code, Severity: d.Severity, Law: law, Citation: d.Citations[law], Subject: subject, Message: d.Message, Fix: d.Fix}
 	if subject != "" {
 		f.Message = sprintS(d.Message, subject)
@@ -125,10 +125,30 @@ var catalogIndex = sync.OnceValue(func() map[string]int {
 	return m
 })
 
-func mustLookup(code string) Definition {
-	d, ok := Lookup(code)
+// mustLookup is the catalog definition of code, in Catalog, with the
+// rank of its code (codeRanks).
+func mustLookup(code string) (*Definition, int) {
+	i, ok := catalogIndex()[code]
 	if !ok {
 		panic("compliance: flag " + code + " is not in the catalog")
 	}
-	return d
+	return &Catalog[i], codeRanks()[i]
 }
+
+// codeRanks are, by position in Catalog, the rank of each code among the
+// catalog's codes in byte order (equal codes, equal ranks), made when
+// first asked for: Flags sorts a document's flags by code, which compared
+// the codes' bytes at each comparison.
+var codeRanks = sync.OnceValue(func() []int {
+	codes := make([]string, len(Catalog))
+	for i := range Catalog {
+		codes[i] = Catalog[i].Code
+	}
+	slices.Sort(codes)
+	codes = slices.Compact(codes)
+	ranks := make([]int, len(Catalog))
+	for i := range Catalog {
+		ranks[i], _ = slices.BinarySearch(codes, Catalog[i].Code)
+	}
+	return ranks
+})

@@ -1,6 +1,7 @@
 package compliance
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -363,7 +364,7 @@ func TestWhyByLawPosition(t *testing.T) {
 		if m.Citations == nil || m.citeLaws != nil {
 			continue
 		}
-		if len(byLaw[mi]) == 0 {
+		if byLaw[mi] == nil || len(byLaw[mi].byLaw) == 0 {
 			t.Fatalf("%s: no citations by law position", m.ID)
 		}
 		for _, ls := range sets {
@@ -376,5 +377,21 @@ func TestWhyByLawPosition(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatal("no factor cites the document's laws")
+	}
+}
+
+// TestCodeRanks: the codes' ranks, by which Flags sorts, order the
+// catalog's codes as their bytes do, equal codes alike.
+func TestCodeRanks(t *testing.T) {
+	ranks := codeRanks()
+	if len(ranks) != len(Catalog) {
+		t.Fatalf("%d ranks for %d codes", len(ranks), len(Catalog))
+	}
+	for i := range Catalog {
+		for j := range Catalog {
+			if got, want := cmp.Compare(ranks[i], ranks[j]), strings.Compare(Catalog[i].Code, Catalog[j].Code); got != want {
+				t.Fatalf("%s, %s: ranks compare %d, codes %d", Catalog[i].Code, Catalog[j].Code, got, want)
+			}
+		}
 	}
 }
