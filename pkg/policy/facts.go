@@ -212,6 +212,7 @@ type factScratch struct {
 	// listed holds, by catalog position, the positions in Jurisdictions
 	// (the first 64) of the jurisdiction there, as bits (listedAt).
 	listed   []uint64
+	kept     keptLaws
 	rpos     []int // the catalog positions of transferRegimes()
 	ids      []string
 	own      []string
@@ -283,40 +284,23 @@ func (f *Facts) build(req Request) error {
 	f.reset(cat)
 	s := &f.scr
 	f.Request = req
-	jids := s.jids[:0]
-	for rest := req.Jurisdiction; ; {
-		id, after, more := strings.Cut(rest, ",")
-		jids = append(jids, id)
-		if !more {
-			break
-		}
-		rest = after
-	}
-	s.jids = jids
-	// Each jurisdiction is looked up once, for its position, which finds
-	// its laws and its region.
+	// A pooled Facts keeps the last document's jurisdictions and laws: the
+	// next one for the same list (and type, and answers that remove laws)
+	// takes them as they are, rather than looking thirty-four ids up and
+	// copying their entries and sixty laws again.
 	jt := jurisdictions()
-	jpos := s.jpos[:0]
-	primary := -1
-	for _, id := range jids {
-		p, ok := jt.pos[id]
-		if !ok {
-			return fmt.Errorf("policy: unknown jurisdiction %q", id)
+	primary := s.kept.primary
+	if req.Jurisdiction == s.kept.jurisdiction && s.kept.jurisdictions > 0 {
+		f.Jurisdictions = f.Jurisdictions[:s.kept.jurisdictions]
+	} else {
+		s.kept = keptLaws{}
+		var err error
+		if primary, err = f.parseJurisdictions(cat, jt, req.Jurisdiction); err != nil {
+			return err
 		}
-		jpos = append(jpos, p)
-		f.Jurisdictions = append(f.Jurisdictions, cat.Jurisdictions[p])
-		if primary < 0 && len(cat.Jurisdictions[p].TransferMechanisms) > 0 {
-			primary = len(f.Jurisdictions) - 1
-		}
+		s.kept.jurisdiction, s.kept.jurisdictions, s.kept.primary = req.Jurisdiction, len(f.Jurisdictions), primary
 	}
-	s.jpos = jpos
-	if len(s.listed) != len(jt.regions) {
-		s.listed = make([]uint64, len(jt.regions))
-	}
-	clear(s.listed)
-	for j, p := range jpos[:min(len(jpos), 64)] {
-		s.listed[p] |= 1 << j
-	}
+	jpos := s.jpos
 	f.Jurisdiction = f.Jurisdictions[max(primary, 0)]
 	bt, ok := cat.BusinessType(req.BusinessType)
 	if !ok {
@@ -338,23 +322,31 @@ func (f *Facts) build(req Request) error {
 	}
 	s.rpos = rpos
 	s.primary[0] = f.Jurisdiction
-	if tl := lawsOf[req.Type]; tl != nil {
-		f.Laws = tl.appendFor(f.Laws, jpos)
-	}
 	// A business under every threshold of Cal. Civ. Code § 1798.140(d)(1)
 	// is not a CCPA "business": only CalOPPA applies to its website.
-	f.CCPACovers = f.HasLaw(lawCCPA)
-	if t := req.CCPAThresholdsMet; t != nil && !*t {
-		f.Laws = deleteLaws(f.Laws, lawCCPA, lawCCPARegs)
-	}
 	// Issue 8, part j1: Quebec's private-sector Act applies only to a
 	// business that serves Québec (servesQuebec true); otherwise a Canadian
 	// document covers PIPEDA alone.
-	if t := req.ServesQuebec; t == nil || !*t {
-		f.Laws = deleteLaws(f.Laws, lawQuebec)
-	}
-	if len(f.Laws) == 0 {
-		return fmt.Errorf("policy: no law covers jurisdiction %q", req.Jurisdiction)
+	noCCPA := req.CCPAThresholdsMet != nil && !*req.CCPAThresholdsMet
+	noQuebec := req.ServesQuebec == nil || !*req.ServesQuebec
+	if k := &s.kept; k.laws > 0 && k.typ == req.Type && k.noCCPA == noCCPA && k.noQuebec == noQuebec {
+		f.Laws, f.CCPACovers = f.Laws[:k.laws], k.ccpaCovers
+	} else {
+		k.laws = 0
+		if tl := lawsOf[req.Type]; tl != nil {
+			f.Laws = tl.appendFor(f.Laws, jpos)
+		}
+		f.CCPACovers = f.HasLaw(lawCCPA)
+		if noCCPA {
+			f.Laws = deleteLaws(f.Laws, lawCCPA, lawCCPARegs)
+		}
+		if noQuebec {
+			f.Laws = deleteLaws(f.Laws, lawQuebec)
+		}
+		if len(f.Laws) == 0 {
+			return fmt.Errorf("policy: no law covers jurisdiction %q", req.Jurisdiction)
+		}
+		k.typ, k.noCCPA, k.noQuebec, k.laws, k.ccpaCovers = req.Type, noCCPA, noQuebec, len(f.Laws), f.CCPACovers
 	}
 	f.gdpr = f.HasLaw(lawGDPR) || f.HasLaw(lawUKGDPR)
 
@@ -562,6 +554,61 @@ func (f *Facts) build(req Request) error {
 	f.applicable = compliance.AppendApplicable(f.applicable, f.Laws, f.Set)
 	f.Todos = todos(f)
 	return nil
+}
+
+// parseJurisdictions sets f.Jurisdictions, and the scratch's jids, jpos
+// and listed, from the request's list of jurisdiction ids; primary is the
+// position of the first with its own transfer regime (-1: none).
+func (f *Facts) parseJurisdictions(cat *catalog.Catalog, jt *jurisdictionTable, list string) (primary int, err error) {
+	s := &f.scr
+	jids := s.jids[:0]
+	for rest := list; ; {
+		id, after, more := strings.Cut(rest, ",")
+		jids = append(jids, id)
+		if !more {
+			break
+		}
+		rest = after
+	}
+	s.jids = jids
+	// Each jurisdiction is looked up once, for its position, which finds
+	// its laws and its region.
+	jpos := s.jpos[:0]
+	primary = -1
+	for _, id := range jids {
+		p, ok := jt.pos[id]
+		if !ok {
+			return -1, fmt.Errorf("policy: unknown jurisdiction %q", id)
+		}
+		jpos = append(jpos, p)
+		f.Jurisdictions = append(f.Jurisdictions, cat.Jurisdictions[p])
+		if primary < 0 && len(cat.Jurisdictions[p].TransferMechanisms) > 0 {
+			primary = len(f.Jurisdictions) - 1
+		}
+	}
+	s.jpos = jpos
+	if len(s.listed) != len(jt.regions) {
+		s.listed = make([]uint64, len(jt.regions))
+	}
+	clear(s.listed)
+	for j, p := range jpos[:min(len(jpos), 64)] {
+		s.listed[p] |= 1 << j
+	}
+	return primary, nil
+}
+
+// keptLaws is what a pooled Facts keeps of the last document's
+// jurisdictions and laws (build), for the next document: kept while the
+// request's jurisdiction list is the same (jurisdictions > 0), and its
+// laws while its type and the answers that remove laws are too (laws > 0).
+type keptLaws struct {
+	jurisdiction     string
+	jurisdictions    int // the number of f.Jurisdictions
+	primary          int
+	typ              string
+	noCCPA, noQuebec bool
+	laws             int // the number of f.Laws
+	ccpaCovers       bool
 }
 
 // noService is add's service for data that no service receives.
