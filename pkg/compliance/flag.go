@@ -78,9 +78,11 @@ func concerns(types []string, typ string) bool {
 	return slices.Contains(types, typ)
 }
 
-// Flag makes a flag of d under law, about subject ("" for none).
-func (d *Definition) flag(law, subject string) Flag {
-	f := Flag{Code: d.Code, Severity: d.Severity, Law: law, Citation: d.Citations[law], Subject: subject, Message: d.Message, Fix: d.Fix}
+// Flag makes a flag of d under law, which it cites at citation (its
+// Citations' entry, which the caller has looked up), about subject (""
+// for none).
+func (d *Definition) flag(law, citation, subject string) Flag {
+	f := Flag{Code: d.Code, Severity: d.Severity, Law: law, Citation: citation, Subject: subject, Message: d.Message, Fix: d.Fix}
 	if subject != "" {
 		f.Message = sprintS(d.Message, subject)
 		if containsVerb(d.Fix) {

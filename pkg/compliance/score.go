@@ -595,8 +595,8 @@ func Flags(in Input) []Flag {
 			return
 		}
 		for _, l := range laws {
-			if _, ok := d.Citations[l]; ok {
-				out = append(out, d.flag(l, subject))
+			if c, ok := d.Citations[l]; ok {
+				out = append(out, d.flag(l, c, subject))
 				key = append(key, severityOrder(d.Severity)<<32|rank)
 				return
 			}

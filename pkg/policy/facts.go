@@ -216,8 +216,6 @@ type factScratch struct {
 	rpos     []int // the catalog positions of transferRegimes()
 	ids      []string
 	own      []string
-	used     []string // categoryUseOf's scratch
-	usedPos  []int
 	cats     []CategoryFact // by catalog position
 	catUsed  []bool
 	purps    []PurposeFact // by catalog position
@@ -350,11 +348,13 @@ func (f *Facts) build(req Request) error {
 	}
 	f.gdpr = f.HasLaw(lawGDPR) || f.HasLaw(lawUKGDPR)
 
-	if err := f.add(cat, cat.Website.DataCategories, cat.Website.Purposes, "device", noService); err != nil {
+	pu := practices()
+	if err := f.add(cat, &pu.website); err != nil {
 		return err
 	}
 	if req.CollectsUserData {
-		if err := f.add(cat, bt.DataCategories, bt.Purposes, "you", noService); err != nil {
+		u := pu.businessTypes[bt.ID]
+		if err := f.add(cat, &u); err != nil {
 			return err
 		}
 	}
@@ -476,12 +476,12 @@ func (f *Facts) build(req Request) error {
 		}
 	}
 	if collectsPayments {
-		if err := f.add(cat, cat.Payments.DataCategories, cat.Payments.Purposes, "you", noService); err != nil {
+		if err := f.add(cat, &pu.payments); err != nil {
 			return err
 		}
 	}
 	if usesAnalytics {
-		if err := f.add(cat, cat.Analytics.DataCategories, cat.Analytics.Purposes, "device", noService); err != nil {
+		if err := f.add(cat, &pu.analytics); err != nil {
 			return err
 		}
 		// Analytics with no named tool: assume it stores identifiers on the
@@ -614,28 +614,71 @@ type keptLaws struct {
 // noService is add's service for data that no service receives.
 const noService = -1
 
-// add records that categories are processed for purposes: from source
-// ("you", "device"), or, with service the position of one in f.Services,
-// by that service.
-func (f *Facts) add(cat *catalog.Catalog, categories, purposes []string, source string, service int) error {
-	s := &f.scr
-	for _, c := range categories {
-		cu, err := categoryUseOf(cat, c, purposes, source, &s.used, &s.usedPos)
-		if err != nil {
-			return err
-		}
-		f.addUse(cat, &cu, service)
+// add records the category uses of a practice (practiceUses) that no
+// service receives.
+func (f *Facts) add(cat *catalog.Catalog, u *categoryUses) error {
+	if u.err != nil {
+		return u.err
+	}
+	for k := range u.uses {
+		f.addUse(cat, &u.uses[k], noService)
 	}
 	return nil
 }
 
+// categoryUses are the uses of a practice's data categories, or the
+// error of the first the catalog cannot describe.
+type categoryUses struct {
+	uses []categoryUse
+	err  error
+}
+
+// usesOf is categoryUseOf of each of categories.
+func usesOf(cat *catalog.Catalog, categories, purposes []string, source string) categoryUses {
+	var u categoryUses
+	for _, c := range categories {
+		cu, err := categoryUseOf(cat, c, purposes, source)
+		if err != nil {
+			u.err = err
+			break
+		}
+		u.uses = append(u.uses, cu)
+	}
+	return u
+}
+
+// practiceUses are the category uses of the catalog's practices that
+// documents add besides their services', worked out once from the
+// catalog (practices) rather than for every document: the website's
+// (collected from the device), each business type's by id (given by
+// people, when the business collects user data), and those of payments
+// and analytics.
+type practiceUses struct {
+	website, payments, analytics categoryUses
+	businessTypes                map[string]categoryUses
+}
+
+// practices are the catalog's practiceUses, made on first use.
+var practices = sync.OnceValue(func() *practiceUses {
+	c := cat()
+	p := &practiceUses{
+		website:       usesOf(c, c.Website.DataCategories, c.Website.Purposes, "device"),
+		payments:      usesOf(c, c.Payments.DataCategories, c.Payments.Purposes, "you"),
+		analytics:     usesOf(c, c.Analytics.DataCategories, c.Analytics.Purposes, "device"),
+		businessTypes: make(map[string]categoryUses, len(c.BusinessTypes)),
+	}
+	for i := range c.BusinessTypes {
+		bt := &c.BusinessTypes[i]
+		p.businessTypes[bt.ID] = usesOf(c, bt.DataCategories, bt.Purposes, "you")
+	}
+	return p
+})
+
 // categoryUseOf is what data category id serves when it is collected for
 // purposes (a category restricted to some purposes is used only for those
 // of them that apply) and where it comes from: source, or for a service
-// ("") the visitor's device or the person; inferences are derived. The
-// answer's lists are purposes itself or made in *used and *usedPos, which
-// keep their storage for the next call (nil: fresh storage).
-func categoryUseOf(cat *catalog.Catalog, id string, purposes []string, source string, usedBuf *[]string, usedPos *[]int) (categoryUse, error) {
+// ("") the visitor's device or the person; inferences are derived.
+func categoryUseOf(cat *catalog.Catalog, id string, purposes []string, source string) (categoryUse, error) {
 	ci := categoryIndex(cat, id)
 	if ci < 0 {
 		return categoryUse{}, fmt.Errorf("policy: unknown data category %q", id)
@@ -643,16 +686,10 @@ func categoryUseOf(cat *catalog.Catalog, id string, purposes []string, source st
 	cu := categoryUse{id: id, pos: ci, device: slices.Contains(deviceCategories, id), source: source, purposes: purposes}
 	if dc := &cat.DataCategories[ci]; len(dc.Purposes) > 0 {
 		var used []string
-		if usedBuf != nil {
-			used = (*usedBuf)[:0]
-		}
 		for _, p := range purposes {
 			if slices.Contains(dc.Purposes, p) {
 				used = append(used, p)
 			}
-		}
-		if usedBuf != nil {
-			*usedBuf = used
 		}
 		if len(used) > 0 {
 			cu.purposes = used
@@ -668,21 +705,13 @@ func categoryUseOf(cat *catalog.Catalog, id string, purposes []string, source st
 		cu.source = "derived"
 	}
 	cu.sourceBit = sourceBit(cu.source)
-	var pos []int
-	if usedPos != nil {
-		pos = (*usedPos)[:0]
-	}
 	for _, p := range cu.purposes {
 		pi := cat.PurposeIndex(p)
 		if pi < 0 {
 			return categoryUse{}, fmt.Errorf("policy: unknown purpose %q", p)
 		}
-		pos = append(pos, pi)
+		cu.purposePos = append(cu.purposePos, pi)
 	}
-	if usedPos != nil {
-		*usedPos = pos
-	}
-	cu.purposePos = pos
 	return cu, nil
 }
 
@@ -820,7 +849,7 @@ var serviceUses = sync.OnceValue(func() map[string]*serviceUse {
 			if only, ok := sc.CategoryPurposes[id]; ok {
 				ps = only
 			}
-			cu, err := categoryUseOf(c, id, ps, "", nil, nil)
+			cu, err := categoryUseOf(c, id, ps, "")
 			if err != nil {
 				u.err = err
 				break
