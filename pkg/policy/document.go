@@ -1189,9 +1189,9 @@ func (b *builder) prepareLaws() {
 	clear(b.lawIn)
 	clear(b.lawMask)
 	// Each law by position (lawAt) and the listed jurisdictions it covers
-	// by their catalog positions (coverageOf, listedAt): a law names one
+	// by their catalog positions (embeddedLawOf, listedAt): a law names one
 	// or two, a federal law its country's; by id where either is unknown.
-	listedAt := b.f.listedAt()
+	listedAt, embedded := b.f.listedAt(), embeddedLaws()
 	for k := range b.f.Laws {
 		l := &b.f.Laws[k]
 		i := b.lib.lawAt(l)
@@ -1199,8 +1199,8 @@ func (b *builder) prepareLaws() {
 			continue
 		}
 		b.lawIn[i] = true
-		if jpos, ok := coverageOf(l); ok && listedAt != nil {
-			for _, p := range jpos {
+		if e, ok := embeddedLawOf(embedded, l); ok && listedAt != nil {
+			for _, p := range e.jpos {
 				b.lawMask[i] |= listedAt[p]
 			}
 			continue

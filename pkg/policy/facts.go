@@ -56,6 +56,10 @@ type Facts struct {
 	AnalyticsCookiesAssumed bool
 
 	gdpr bool // the GDPR or the UK GDPR applies (gdprFamily)
+	// named holds a bit for each of namedLaws that applies (HasLaw), when
+	// namedSet: build sets it once the laws are final.
+	named    uint64
+	namedSet bool
 	// applicable are the checklist items of Laws whose conditions hold,
 	// in checklist order, as pointers into the checklists
 	// (compliance.AppendApplicable): worked out once, when the facts are
@@ -328,7 +332,7 @@ func (f *Facts) build(req Request) error {
 	noCCPA := req.CCPAThresholdsMet != nil && !*req.CCPAThresholdsMet
 	noQuebec := req.ServesQuebec == nil || !*req.ServesQuebec
 	if k := &s.kept; k.laws > 0 && k.typ == req.Type && k.noCCPA == noCCPA && k.noQuebec == noQuebec {
-		f.Laws, f.CCPACovers = f.Laws[:k.laws], k.ccpaCovers
+		f.Laws, f.CCPACovers, f.named, f.namedSet = f.Laws[:k.laws], k.ccpaCovers, k.named, true
 	} else {
 		k.laws = 0
 		if tl := lawsOf[req.Type]; tl != nil {
@@ -344,7 +348,8 @@ func (f *Facts) build(req Request) error {
 		if len(f.Laws) == 0 {
 			return fmt.Errorf("policy: no law covers jurisdiction %q", req.Jurisdiction)
 		}
-		k.typ, k.noCCPA, k.noQuebec, k.laws, k.ccpaCovers = req.Type, noCCPA, noQuebec, len(f.Laws), f.CCPACovers
+		f.setNamed()
+		k.typ, k.noCCPA, k.noQuebec, k.laws, k.ccpaCovers, k.named = req.Type, noCCPA, noQuebec, len(f.Laws), f.CCPACovers, f.named
 	}
 	f.gdpr = f.HasLaw(lawGDPR) || f.HasLaw(lawUKGDPR)
 
@@ -609,6 +614,7 @@ type keptLaws struct {
 	noCCPA, noQuebec bool
 	laws             int // the number of f.Laws
 	ccpaCovers       bool
+	named            uint64
 }
 
 // noService is add's service for data that no service receives.
@@ -1095,45 +1101,72 @@ func (f *Facts) listedAt() []uint64 {
 	return f.scr.listed
 }
 
-// lawCoverage is the catalog positions of the jurisdictions a law covers,
-// with the law's id, by which its position is confirmed.
-type lawCoverage struct {
-	id   string
-	jpos []int
+// embeddedLaw is what the facts and the builder take from an embedded
+// law, with its id, by which a law's position is confirmed: the catalog
+// positions of the jurisdictions it covers, and its position in namedLaws
+// (-1: not one of them).
+type embeddedLaw struct {
+	id    string
+	jpos  []int
+	named int
 }
 
-// lawCoverages are the embedded laws' coverages, by law position
+// embeddedLaws are the embedded laws' embeddedLaw, by law position
 // (compliance.Law.Position), made on first use: a federal law covers each
 // of its country's jurisdictions, which a document for many of them
 // looked up by id for each of its laws.
-var lawCoverages = sync.OnceValue(func() []lawCoverage {
+var embeddedLaws = sync.OnceValue(func() []embeddedLaw {
 	laws, err := compliance.Laws()
 	if err != nil {
 		return nil
 	}
 	jt := jurisdictions()
-	out := make([]lawCoverage, len(laws))
+	out := make([]embeddedLaw, len(laws))
 	for i := range laws {
 		l := &laws[i]
-		c := lawCoverage{id: l.ID}
+		e := embeddedLaw{id: l.ID, named: slices.Index(namedLaws, l.ID)}
 		for _, id := range l.Jurisdictions {
 			if p, ok := jt.pos[id]; ok {
-				c.jpos = append(c.jpos, p)
+				e.jpos = append(e.jpos, p)
 			}
 		}
-		out[i] = c
+		out[i] = e
 	}
 	return out
 })
 
-// coverageOf is the catalog positions of the jurisdictions law l covers;
-// ok is false for a law that is not the embedded one at its position.
-func coverageOf(l *compliance.Law) (jpos []int, ok bool) {
-	cov := lawCoverages()
-	if p := l.Position(); p >= 0 && p < len(cov) && cov[p].id == l.ID {
-		return cov[p].jpos, true
+// embeddedLawOf is l's entry in laws (embeddedLaws'); ok is false for a
+// law that is not the embedded one at its position.
+func embeddedLawOf(laws []embeddedLaw, l *compliance.Law) (e *embeddedLaw, ok bool) {
+	if p := l.Position(); p >= 0 && p < len(laws) && laws[p].id == l.ID {
+		return &laws[p], true
 	}
 	return nil, false
+}
+
+// namedLaws are the laws the code asks about by id (HasLaw), the most
+// asked first: each has a bit in Facts.named, set when the laws are
+// final (setNamed), so that a question tests bits rather than goes
+// through a document's sixty laws (the to-dos ask a dozen).
+var namedLaws = []string{lawCCPA, lawLGPD, lawQuebec, lawPIPEDA, lawFADP, "caloppa", lawGDPR, lawUKGDPR, lawCCPARegs,
+	lawZA, lawSG, lawNZ, lawCOPPA, "pecr", "eprivacy", "appi", "pipa", "pipl", "th-pdpa", "it-spdi"}
+
+// setNamed sets f.named from f.Laws.
+func (f *Facts) setNamed() {
+	f.named, f.namedSet = 0, true
+	laws := embeddedLaws()
+	for i := range f.Laws {
+		l := &f.Laws[i]
+		n := -1
+		if e, ok := embeddedLawOf(laws, l); ok {
+			n = e.named
+		} else {
+			n = slices.Index(namedLaws, l.ID)
+		}
+		if n >= 0 {
+			f.named |= 1 << n
+		}
+	}
 }
 
 // regionAt is the region of f.Jurisdictions[i].
@@ -1253,12 +1286,32 @@ func (f *Facts) usSectorLaws() bool {
 // value or a func(Law) copied for each of a many-jurisdiction document's
 // sixty laws.
 func (f *Facts) HasLaw(ids ...string) bool {
+	if f.namedSet {
+		if has, ok := f.hasNamed(ids); ok {
+			return has
+		}
+	}
 	for i := range f.Laws {
 		if slices.Contains(ids, f.Laws[i].ID) {
 			return true
 		}
 	}
 	return false
+}
+
+// hasNamed is HasLaw's answer from f.named; ok is false when one of ids
+// is not in namedLaws.
+func (f *Facts) hasNamed(ids []string) (has, ok bool) {
+	for _, id := range ids {
+		n := slices.Index(namedLaws, id)
+		if n < 0 {
+			return false, false
+		}
+		if f.named&(1<<n) != 0 {
+			return true, true
+		}
+	}
+	return false, true
 }
 
 // conditionBits sets, in c, the conditions that hold: the vocabulary

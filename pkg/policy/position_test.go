@@ -14,6 +14,7 @@ import (
 func withoutPositions(f *Facts) *Facts {
 	g := *f
 	g.scr = factScratch{}
+	g.named, g.namedSet = 0, false
 	g.Laws = nil
 	for _, l := range f.Laws {
 		g.Laws = append(g.Laws, compliance.Law{ID: l.ID, ShortName: l.ShortName, Name: l.Name, Jurisdictions: l.Jurisdictions})
@@ -46,6 +47,17 @@ func TestLawsByPosition(t *testing.T) {
 		g := withoutPositions(f)
 		if g.listedAt() != nil {
 			t.Fatalf("%s: facts made in code have catalog positions", j)
+		}
+		if !f.namedSet || g.namedSet {
+			t.Fatalf("%s: named laws set %v, made in code %v", j, f.namedSet, g.namedSet)
+		}
+		for _, id := range append(slices.Clone(namedLaws), "no-such-law", "us-va") {
+			if got, want := f.HasLaw(id), g.HasLaw(id); got != want {
+				t.Errorf("%s: HasLaw(%s) by bits %v, by id %v", j, id, got, want)
+			}
+			if got, want := f.HasLaw("no-such-law", id), g.HasLaw("no-such-law", id); got != want {
+				t.Errorf("%s: HasLaw(no-such-law, %s) by bits %v, by id %v", j, id, got, want)
+			}
 		}
 		var byPos, byID conditionBits
 		f.conditionBits(&byPos, lib.compiled)
@@ -126,12 +138,24 @@ func TestKeptLaws(t *testing.T) {
 		}
 		js, laws := ids(&pooled)
 		fjs, flaws := ids(fresh)
-		if !slices.Equal(js, fjs) || !slices.Equal(laws, flaws) || pooled.CCPACovers != fresh.CCPACovers ||
+		if !slices.Equal(js, fjs) || !slices.Equal(laws, flaws) || pooled.CCPACovers != fresh.CCPACovers || pooled.named != fresh.named ||
 			pooled.Jurisdiction.ID != fresh.Jurisdiction.ID || !slices.Equal(pooled.scr.jpos, fresh.scr.jpos) {
 			t.Fatalf("%s %s: pooled %v %v, fresh %v %v", r.Jurisdiction, r.Type, js, laws, fjs, flaws)
 		}
 	}
 	if kept == 0 {
 		t.Fatal("no request kept the laws of the one before")
+	}
+}
+
+// TestNamedLaws: each of namedLaws has a bit in Facts.named, once.
+func TestNamedLaws(t *testing.T) {
+	if len(namedLaws) > 64 {
+		t.Fatalf("%d named laws for 64 bits", len(namedLaws))
+	}
+	for i, id := range namedLaws {
+		if slices.Index(namedLaws, id) != i {
+			t.Errorf("%s named twice", id)
+		}
 	}
 }
