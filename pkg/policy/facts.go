@@ -406,8 +406,13 @@ func (f *Facts) build(req Request) error {
 		// A provider of unknown country may be outside the region: the
 		// document says so rather than that nothing is transferred.
 		extra := req.TransferSafeguards[sv.ID]
+		var kb [4]*posSet
+		known := kb[:0] // for each of extra, the jurisdictions that know it
+		for _, m := range extra {
+			known = append(known, jt.mechanisms[m])
+		}
 		for i := range regimes {
-			stated := f.appendStated(&regimes[i], u.statedIn(rpos[i]), extra)
+			stated := f.appendStated(rpos[i], u.statedIn(rpos[i]), extra, known)
 			t := uint8(0)
 			if u.out.has(rpos[i]) {
 				t = uint8(jt.regions[rpos[i]].transferBasis(&regimes[i], sf, stated)) + 1
@@ -996,16 +1001,18 @@ func (f *Facts) statedOf(i, k int) []string {
 	return f.scr.stated[k*len(f.transferRegimes())+i]
 }
 
-// appendStated works out statedOf's answer for a service under regime r,
-// stated being the mechanisms its catalog entry states there (its
-// Transfers) and extra the safeguards the request states for it. The
-// catalog's list is used as it is when the request adds nothing to it; a
-// longer one is made in statedBuf, so that the facts copy no service
-// entry.
-func (f *Facts) appendStated(r *catalog.Jurisdiction, stated, extra []string) []string {
+// appendStated works out statedOf's answer for a service under the
+// regime at catalog position p, stated being the mechanisms its catalog
+// entry states there (its Transfers) and extra the safeguards the request
+// states for it, known[k] the catalog positions of the jurisdictions
+// whose TransferMechanisms name extra[k] (jurisdictionTable.mechanisms).
+// The catalog's list is used as it is when the request adds nothing to
+// it; a longer one is made in statedBuf, so that the facts copy no
+// service entry.
+func (f *Facts) appendStated(p int, stated, extra []string, known []*posSet) []string {
 	start := -1
-	for _, m := range extra {
-		if !slices.Contains(r.TransferMechanisms, m) {
+	for k, m := range extra {
+		if known[k] == nil || !known[k].has(p) {
 			continue // it counts for the regime whose law knows it
 		}
 		if start < 0 {
@@ -1072,13 +1079,25 @@ type regionSets struct {
 type jurisdictionTable struct {
 	pos     map[string]int
 	regions []regionSets
+	// mechanisms are, by transfer mechanism, the positions of the
+	// jurisdictions whose TransferMechanisms name it: a request's
+	// safeguard for a service counts under the regimes whose law knows
+	// it (appendStated), found once for the service rather than compared
+	// with each regime's list.
+	mechanisms map[string]*posSet
 }
 
 // jurisdictions is the catalog's jurisdictionTable, made on first use.
 var jurisdictions = sync.OnceValue(func() *jurisdictionTable {
 	js := cat().Jurisdictions
-	t := &jurisdictionTable{pos: make(map[string]int, len(js)), regions: make([]regionSets, len(js))}
+	t := &jurisdictionTable{pos: make(map[string]int, len(js)), regions: make([]regionSets, len(js)), mechanisms: map[string]*posSet{}}
 	for i, j := range js {
+		for _, m := range j.TransferMechanisms {
+			if t.mechanisms[m] == nil {
+				t.mechanisms[m] = &posSet{}
+			}
+			t.mechanisms[m].add(i)
+		}
 		r := &t.regions[i]
 		for _, c := range j.Countries {
 			r.countries.add(c)

@@ -159,3 +159,28 @@ func TestNamedLaws(t *testing.T) {
 		}
 	}
 }
+
+// TestTransferMechanismsByJurisdiction: the jurisdictions that know a
+// transfer mechanism (jurisdictionTable.mechanisms) are those whose
+// TransferMechanisms name it, and no jurisdiction knows an unknown one.
+func TestTransferMechanismsByJurisdiction(t *testing.T) {
+	js := mustCatalog(t).Jurisdictions
+	jt := jurisdictions()
+	n := 0
+	for m, set := range jt.mechanisms {
+		for p := range js {
+			if got, want := set.has(p), slices.Contains(js[p].TransferMechanisms, m); got != want {
+				t.Errorf("%s knows %s: %v, want %v", js[p].ID, m, got, want)
+			}
+			if set.has(p) {
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no jurisdiction knows a transfer mechanism")
+	}
+	if jt.mechanisms["no-such-mechanism"] != nil {
+		t.Error("an unknown mechanism is known")
+	}
+}
