@@ -503,14 +503,13 @@ func (f *Facts) build(req Request) error {
 		}
 	}
 
+	sensitive, consent := false, false
 	for i := range s.cats {
 		if s.catUsed[i] {
 			cf := &s.cats[i]
 			slices.Sort(cf.Sources)
 			f.Categories = append(f.Categories, *cf)
-			if cf.Sensitive {
-				f.Set[compliance.FactCollectsSensitive] = true
-			}
+			sensitive = sensitive || cf.Sensitive
 		}
 	}
 	for i := range s.purps {
@@ -527,40 +526,42 @@ func (f *Facts) build(req Request) error {
 				pf.Categories = append(pf.Categories, cat.DataCategories[ci].ID)
 			}
 			f.Purposes = append(f.Purposes, *pf)
-			if pf.GDPRBasis == "consent" {
-				f.Set[compliance.FactConsentBasis] = true
-			}
+			consent = consent || pf.GDPRBasis == "consent"
 		}
 	}
-	f.Set[compliance.FactCollectsPayments] = collectsPayments
-	f.Set[compliance.FactUsesAnalytics] = usesAnalytics
-	f.Set[compliance.FactHasThirdPartyServices] = len(f.Services)+len(f.Unknown) > 0
+	// The set holds the facts that hold, each set once, and no others:
+	// nothing is deleted from it afterwards.
+	holds := func(name string, v bool) {
+		if v {
+			f.Set[name] = true
+		}
+	}
+	holds(compliance.FactCollectsSensitive, sensitive)
+	holds(compliance.FactConsentBasis, consent)
+	holds(compliance.FactCollectsPayments, collectsPayments)
+	holds(compliance.FactUsesAnalytics, usesAnalytics)
+	holds(compliance.FactHasThirdPartyServices, len(f.Services)+len(f.Unknown) > 0)
 	// Without a named host, or with services the catalog cannot place,
 	// nobody can say that data stays in the region.
 	f.TransfersUncertain = !f.hostKnown() || len(f.Unknown) > 0 || f.AnalyticsCookiesAssumed
 	// No request field or catalog entry describes solely automated
-	// decisions with legal effects; the document states there are none and
-	// a flag tells the business to check.
-	f.Set[compliance.FactAutomatedDecisions] = false
+	// decisions with legal effects (compliance.FactAutomatedDecisions
+	// never holds); the document states there are none and a flag tells
+	// the business to check.
 	// Contract documents: subscriptions that renew automatically until
 	// cancelled (they are paid for, so only where payments are taken).
-	f.Set[compliance.FactAutoRenews] = collectsPayments && req.Subscriptions.AutoRenewing()
+	holds(compliance.FactAutoRenews, collectsPayments && req.Subscriptions.AutoRenewing())
 	// Disclaimer (issue 8, t2): links or recommendations that earn the
 	// business something.
-	f.Set[compliance.FactAffiliateLinks] = req.AffiliateLinks != nil && *req.AffiliateLinks
+	holds(compliance.FactAffiliateLinks, req.AffiliateLinks != nil && *req.AffiliateLinks)
 	// US state laws (issue 8): sales of sensitive or biometric data are
 	// what the request says, never inferred (Texas prescribes a notice).
 	biometric := req.SellsBiometricData != nil && *req.SellsBiometricData
-	f.Set[compliance.FactSellsBiometricData] = biometric
-	f.Set[compliance.FactSellsSensitiveData] = biometric || req.SellsSensitiveData != nil && *req.SellsSensitiveData
+	holds(compliance.FactSellsBiometricData, biometric)
+	holds(compliance.FactSellsSensitiveData, biometric || req.SellsSensitiveData != nil && *req.SellsSensitiveData)
 	// COPPA (issue 8, part j6): only what the request says; left out, it
 	// is false (a todo for a children's service, todosUSFederal).
-	f.Set[compliance.FactDirectedToChildren] = req.DirectedToChildren != nil && *req.DirectedToChildren
-	for k, v := range f.Set {
-		if !v {
-			delete(f.Set, k)
-		}
-	}
+	holds(compliance.FactDirectedToChildren, req.DirectedToChildren != nil && *req.DirectedToChildren)
 	f.applicable = compliance.AppendApplicable(f.applicable, f.Laws, f.Set)
 	f.Todos = todos(f)
 	return nil

@@ -41,6 +41,11 @@ func TestLawsByPosition(t *testing.T) {
 			t.Fatal(err)
 		}
 		f := &st.facts
+		for k, v := range f.Set {
+			if !v {
+				t.Errorf("%s: the facts hold %s false", j, k)
+			}
+		}
 		if f.listedAt() == nil {
 			t.Fatalf("%s: built facts have no catalog positions", j)
 		}
