@@ -395,3 +395,47 @@ func TestCodeRanks(t *testing.T) {
 		}
 	}
 }
+
+// TestFlagsSorted: the flags come by severity, code, law and subject,
+// with codes raised under two laws and about several subjects.
+func TestFlagsSorted(t *testing.T) {
+	var laws []Law
+	for _, j := range []string{"EU", "UK", "US-CA"} {
+		laws = append(laws, lawsFor(t, j)...)
+	}
+	no := false
+	in := Input{Laws: laws, Facts: FactSet{FactSetsNonEssentialCookies: true, FactSellsOrShares: true},
+		ConsentBanner: &no, OptOutLink: &no, EmailTracking: true,
+		JointControllers: []string{"Zed", "Alpha", "Mid"}, UnknownServices: []string{"zz", "aa"},
+		UnsafeguardedTransfers: map[string][]string{"gdpr": {"Q", "B"}, "uk-gdpr": {"B"}}}
+	flags := Flags(in)
+	if len(flags) < 10 {
+		t.Fatalf("%d flags", len(flags))
+	}
+	order := func(a, b Flag) int {
+		if c := cmp.Compare(severityOrder(a.Severity), severityOrder(b.Severity)); c != 0 {
+			return c
+		}
+		for _, c := range []int{strings.Compare(a.Code, b.Code), strings.Compare(a.Law, b.Law)} {
+			if c != 0 {
+				return c
+			}
+		}
+		return strings.Compare(a.Subject, b.Subject)
+	}
+	if !slices.IsSortedFunc(flags, order) {
+		for _, f := range flags {
+			t.Log(f.Severity, f.Code, f.Law, f.Subject)
+		}
+		t.Fatal("flags out of order")
+	}
+	ties := 0
+	for i := 1; i < len(flags); i++ {
+		if flags[i].Code == flags[i-1].Code {
+			ties++
+		}
+	}
+	if ties < 3 {
+		t.Fatalf("%d codes raised more than once", ties)
+	}
+}
