@@ -1087,7 +1087,11 @@ func (s *countrySet) add(c string) {
 }
 
 func (s *countrySet) has(c string) bool {
-	i := countryBit(c)
+	return s.hasBit(countryBit(c))
+}
+
+// hasBit is has for the country whose countryBit is i.
+func (s *countrySet) hasBit(i int) bool {
 	return i >= 0 && s[i>>6]>>(i&63)&1 == 1
 }
 
@@ -1209,11 +1213,6 @@ func (f *Facts) setNamed() {
 			f.named |= 1 << n
 		}
 	}
-}
-
-// regionAt is the region of f.Jurisdictions[i].
-func (f *Facts) regionAt(i int) *regionSets {
-	return &jurisdictions().regions[f.scr.jpos[i]]
 }
 
 // regionOf is r's region; a jurisdiction the catalog does not hold (a

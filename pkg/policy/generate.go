@@ -290,9 +290,11 @@ func governingLawOutside(f *Facts) []string {
 		return nil
 	}
 	country, _, _ := strings.Cut(gl, "-")
+	bit := countryBit(country)
+	regions := jurisdictions().regions // by the catalog positions jpos
 	var out []string
 	for i := range f.Jurisdictions {
-		if !f.regionAt(i).countries.has(country) {
+		if !regions[f.scr.jpos[i]].countries.hasBit(bit) {
 			if out == nil {
 				out = make([]string, 0, len(f.Jurisdictions)-i)
 			}
