@@ -334,7 +334,7 @@ func (f *Facts) build(req Request) error {
 	if k := &s.kept; k.laws > 0 && k.typ == req.Type && k.noCCPA == noCCPA && k.noQuebec == noQuebec {
 		f.Laws, f.CCPACovers, f.named, f.namedSet = f.Laws[:k.laws], k.ccpaCovers, k.named, true
 	} else {
-		k.laws, k.applicable = 0, -1
+		k.laws = 0
 		if tl := lawsOf[req.Type]; tl != nil {
 			f.Laws = tl.appendFor(f.Laws, jpos)
 		}
@@ -352,22 +352,6 @@ func (f *Facts) build(req Request) error {
 		k.typ, k.noCCPA, k.noQuebec, k.laws, k.ccpaCovers, k.named = req.Type, noCCPA, noQuebec, len(f.Laws), f.CCPACovers, f.named
 	}
 	f.gdpr = f.HasLaw(lawGDPR) || f.HasLaw(lawUKGDPR)
-	// The set holds the facts that hold and no others; facts has their
-	// bits (FactNames positions), which with the laws decide the
-	// applicable requirements (unnumbered: a fact without one).
-	var facts uint64
-	unnumbered := false
-	holds := func(name string, v bool) {
-		if !v {
-			return
-		}
-		f.Set[name] = true
-		if i := slices.Index(compliance.FactNames, name); 0 <= i && i < 64 {
-			facts |= 1 << i
-		} else {
-			unnumbered = true
-		}
-	}
 
 	pu := practices()
 	if err := f.add(cat, &pu.website); err != nil {
@@ -497,7 +481,9 @@ func (f *Facts) build(req Request) error {
 		{compliance.FactJointControllers, joint}, {compliance.FactSellsOrShares, sells},
 		{compliance.FactInternationalTransfers, transfers}, {compliance.FactSetsNonEssentialCookies, nonEssential},
 	} {
-		holds(fact.name, fact.v)
+		if fact.v {
+			f.Set[fact.name] = true
+		}
 	}
 	if collectsPayments {
 		if err := f.add(cat, &pu.payments); err != nil {
@@ -512,7 +498,7 @@ func (f *Facts) build(req Request) error {
 		// device (ePrivacy Art. 5(3), PECR reg. 6). A named cookieless tool
 		// (setsCookies false) does not.
 		if !f.hasServiceCategory("analytics") {
-			holds(compliance.FactSetsNonEssentialCookies, true)
+			f.Set[compliance.FactSetsNonEssentialCookies] = true
 			f.AnalyticsCookiesAssumed = true
 		}
 	}
@@ -543,6 +529,13 @@ func (f *Facts) build(req Request) error {
 			consent = consent || pf.GDPRBasis == "consent"
 		}
 	}
+	// The set holds the facts that hold, each set once, and no others:
+	// nothing is deleted from it afterwards.
+	holds := func(name string, v bool) {
+		if v {
+			f.Set[name] = true
+		}
+	}
 	holds(compliance.FactCollectsSensitive, sensitive)
 	holds(compliance.FactConsentBasis, consent)
 	holds(compliance.FactCollectsPayments, collectsPayments)
@@ -569,17 +562,7 @@ func (f *Facts) build(req Request) error {
 	// COPPA (issue 8, part j6): only what the request says; left out, it
 	// is false (a todo for a children's service, todosUSFederal).
 	holds(compliance.FactDirectedToChildren, req.DirectedToChildren != nil && *req.DirectedToChildren)
-	// The applicable requirements of the kept laws are kept with them,
-	// for the same facts.
-	if k := &s.kept; k.applicable >= 0 && k.facts == facts && !unnumbered {
-		f.applicable = f.applicable[:k.applicable]
-	} else {
-		f.applicable = compliance.AppendApplicable(f.applicable, f.Laws, f.Set)
-		k.facts, k.applicable = facts, len(f.applicable)
-		if unnumbered {
-			k.applicable = -1
-		}
-	}
+	f.applicable = compliance.AppendApplicable(f.applicable, f.Laws, f.Set)
 	f.Todos = todos(f)
 	return nil
 }
@@ -638,11 +621,6 @@ type keptLaws struct {
 	laws             int // the number of f.Laws
 	ccpaCovers       bool
 	named            uint64
-	// applicable is the number of the applicable requirements of the
-	// laws for the facts whose bits (FactNames positions) are facts; -1
-	// when not worked out for these laws.
-	applicable int
-	facts      uint64
 }
 
 // noService is add's service for data that no service receives.
