@@ -216,7 +216,6 @@ type factScratch struct {
 	// listed holds, by catalog position, the positions in Jurisdictions
 	// (the first 64) of the jurisdiction there, as bits (listedAt).
 	listed   []uint64
-	kept     keptLaws
 	rpos     []int // the catalog positions of transferRegimes()
 	ids      []string
 	own      []string
@@ -286,21 +285,10 @@ func (f *Facts) build(req Request) error {
 	f.reset(cat)
 	s := &f.scr
 	f.Request = req
-	// A pooled Facts keeps the last document's jurisdictions and laws: the
-	// next one for the same list (and type, and answers that remove laws)
-	// takes them as they are, rather than looking thirty-four ids up and
-	// copying their entries and sixty laws again.
 	jt := jurisdictions()
-	primary := s.kept.primary
-	if req.Jurisdiction == s.kept.jurisdiction && s.kept.jurisdictions > 0 {
-		f.Jurisdictions = f.Jurisdictions[:s.kept.jurisdictions]
-	} else {
-		s.kept = keptLaws{}
-		var err error
-		if primary, err = f.parseJurisdictions(cat, jt, req.Jurisdiction); err != nil {
-			return err
-		}
-		s.kept.jurisdiction, s.kept.jurisdictions, s.kept.primary = req.Jurisdiction, len(f.Jurisdictions), primary
+	primary, err := f.parseJurisdictions(cat, jt, req.Jurisdiction)
+	if err != nil {
+		return err
 	}
 	jpos := s.jpos
 	f.Jurisdiction = f.Jurisdictions[max(primary, 0)]
@@ -331,26 +319,20 @@ func (f *Facts) build(req Request) error {
 	// document covers PIPEDA alone.
 	noCCPA := req.CCPAThresholdsMet != nil && !*req.CCPAThresholdsMet
 	noQuebec := req.ServesQuebec == nil || !*req.ServesQuebec
-	if k := &s.kept; k.laws > 0 && k.typ == req.Type && k.noCCPA == noCCPA && k.noQuebec == noQuebec {
-		f.Laws, f.CCPACovers, f.named, f.namedSet = f.Laws[:k.laws], k.ccpaCovers, k.named, true
-	} else {
-		k.laws = 0
-		if tl := lawsOf[req.Type]; tl != nil {
-			f.Laws = tl.appendFor(f.Laws, jpos)
-		}
-		f.CCPACovers = f.HasLaw(lawCCPA)
-		if noCCPA {
-			f.Laws = deleteLaws(f.Laws, lawCCPA, lawCCPARegs)
-		}
-		if noQuebec {
-			f.Laws = deleteLaws(f.Laws, lawQuebec)
-		}
-		if len(f.Laws) == 0 {
-			return fmt.Errorf("policy: no law covers jurisdiction %q", req.Jurisdiction)
-		}
-		f.setNamed()
-		k.typ, k.noCCPA, k.noQuebec, k.laws, k.ccpaCovers, k.named = req.Type, noCCPA, noQuebec, len(f.Laws), f.CCPACovers, f.named
+	if tl := lawsOf[req.Type]; tl != nil {
+		f.Laws = tl.appendFor(f.Laws, jpos)
 	}
+	f.CCPACovers = f.HasLaw(lawCCPA)
+	if noCCPA {
+		f.Laws = deleteLaws(f.Laws, lawCCPA, lawCCPARegs)
+	}
+	if noQuebec {
+		f.Laws = deleteLaws(f.Laws, lawQuebec)
+	}
+	if len(f.Laws) == 0 {
+		return fmt.Errorf("policy: no law covers jurisdiction %q", req.Jurisdiction)
+	}
+	f.setNamed()
 	f.gdpr = f.HasLaw(lawGDPR) || f.HasLaw(lawUKGDPR)
 
 	pu := practices()
@@ -606,21 +588,6 @@ func (f *Facts) parseJurisdictions(cat *catalog.Catalog, jt *jurisdictionTable, 
 		s.listed[p] |= 1 << j
 	}
 	return primary, nil
-}
-
-// keptLaws is what a pooled Facts keeps of the last document's
-// jurisdictions and laws (build), for the next document: kept while the
-// request's jurisdiction list is the same (jurisdictions > 0), and its
-// laws while its type and the answers that remove laws are too (laws > 0).
-type keptLaws struct {
-	jurisdiction     string
-	jurisdictions    int // the number of f.Jurisdictions
-	primary          int
-	typ              string
-	noCCPA, noQuebec bool
-	laws             int // the number of f.Laws
-	ccpaCovers       bool
-	named            uint64
 }
 
 // noService is add's service for data that no service receives.

@@ -91,68 +91,6 @@ func TestLawsByPosition(t *testing.T) {
 	}
 }
 
-// TestKeptLaws: a Facts built again and again (pooled) has the
-// jurisdictions and laws that fresh facts have, whether the next request
-// keeps its list, its type or its answers that remove laws, or not, and
-// after a request that fails.
-func TestKeptLaws(t *testing.T) {
-	c := mustCatalog(t)
-	all := matrixCombinations(c)[len(matrixCombinations(c))-1]
-	yes, no := true, false
-	base := Request{Type: "privacy", BusinessName: "Kept Ltd", WebsiteURL: "https://kept.example",
-		BusinessType: "marketplace", Language: "en", Format: "markdown", CollectsUserData: true}
-	// For each list, a walk that changes one of the type and the two
-	// answers at a time, each step twice (the second keeps the laws).
-	type step struct {
-		typ          string
-		ccpa, quebec *bool
-	}
-	walk := []step{{"privacy", nil, &yes}, {"privacy", nil, nil}, {"privacy", &no, nil}, {"terms", &no, nil},
-		{"terms", &no, &yes}, {"terms", &yes, &yes}, {"privacy", &yes, &yes}, {"privacy", nil, &yes}}
-	var reqs []Request
-	for _, j := range []string{all, "US-CA", "CA", "EU,UK", "NOWHERE", "EU,UK", all} {
-		for _, st := range walk {
-			r := base
-			r.Jurisdiction, r.Type, r.CCPAThresholdsMet, r.ServesQuebec = j, st.typ, st.ccpa, st.quebec
-			reqs = append(reqs, r, r)
-		}
-	}
-	ids := func(f *Facts) (js, laws []string) {
-		for _, j := range f.Jurisdictions {
-			js = append(js, j.ID)
-		}
-		for _, l := range f.Laws {
-			laws = append(laws, l.ID)
-		}
-		return js, laws
-	}
-	var pooled Facts
-	kept := 0
-	for _, r := range reqs {
-		before := pooled.scr.kept.laws > 0 && pooled.scr.kept.jurisdiction == r.Jurisdiction
-		err := pooled.build(r)
-		fresh, ferr := BuildFacts(r)
-		if (err == nil) != (ferr == nil) {
-			t.Fatalf("%s %s: pooled error %v, fresh %v", r.Jurisdiction, r.Type, err, ferr)
-		}
-		if err != nil {
-			continue
-		}
-		if before {
-			kept++
-		}
-		js, laws := ids(&pooled)
-		fjs, flaws := ids(fresh)
-		if !slices.Equal(js, fjs) || !slices.Equal(laws, flaws) || pooled.CCPACovers != fresh.CCPACovers || pooled.named != fresh.named ||
-			pooled.Jurisdiction.ID != fresh.Jurisdiction.ID || !slices.Equal(pooled.scr.jpos, fresh.scr.jpos) {
-			t.Fatalf("%s %s: pooled %v %v, fresh %v %v", r.Jurisdiction, r.Type, js, laws, fjs, flaws)
-		}
-	}
-	if kept == 0 {
-		t.Fatal("no request kept the laws of the one before")
-	}
-}
-
 // TestNamedLaws: each of namedLaws has a bit in Facts.named, once.
 func TestNamedLaws(t *testing.T) {
 	if len(namedLaws) > 64 {
