@@ -78,9 +78,11 @@ func concerns(types []string, typ string) bool {
 	return slices.Contains(types, typ)
 }
 
-// Flag makes a flag of d under law, about subject ("" for none).
-func (d Definition) flag(law, subject string) Flag {
-	f := Flag{Code: d.Code, Severity: d.Severity, Law: law, Citation: d.Citations[law], Subject: subject, Message: d.Message, Fix: d.Fix}
+// Flag makes a flag of d under law, which it cites at citation (its
+// Citations' entry, which the caller has looked up), about subject (""
+// for none).
+func (d *Definition) flag(law, citation, subject string) Flag {
+	f := Flag{Code: d.Code, Severity: d.Severity, Law: law, Citation: citation, Subject: subject, Message: d.Message, Fix: d.Fix}
 	if subject != "" {
 		f.Message = sprintS(d.Message, subject)
 		if containsVerb(d.Fix) {
@@ -125,10 +127,30 @@ var catalogIndex = sync.OnceValue(func() map[string]int {
 	return m
 })
 
-func mustLookup(code string) Definition {
-	d, ok := Lookup(code)
+// mustLookup is the catalog definition of code, in Catalog, with the
+// rank of its code (codeRanks).
+func mustLookup(code string) (*Definition, int) {
+	i, ok := catalogIndex()[code]
 	if !ok {
 		panic("compliance: flag " + code + " is not in the catalog")
 	}
-	return d
+	return &Catalog[i], codeRanks()[i]
 }
+
+// codeRanks are, by position in Catalog, the rank of each code among the
+// catalog's codes in byte order (equal codes, equal ranks), made when
+// first asked for: Flags sorts a document's flags by code, which compared
+// the codes' bytes at each comparison.
+var codeRanks = sync.OnceValue(func() []int {
+	codes := make([]string, len(Catalog))
+	for i := range Catalog {
+		codes[i] = Catalog[i].Code
+	}
+	slices.Sort(codes)
+	codes = slices.Compact(codes)
+	ranks := make([]int, len(Catalog))
+	for i := range Catalog {
+		ranks[i], _ = slices.BinarySearch(codes, Catalog[i].Code)
+	}
+	return ranks
+})

@@ -102,6 +102,12 @@ type Requirement struct {
 	whenSet bool
 }
 
+// Position is l's position among the laws LoadLaws returned (-1 for a
+// law made otherwise). A copy of l (ForType's) keeps it, so that a
+// generator can index what it derives from the laws once, by position,
+// rather than look each law of a document up by id.
+func (l *Law) Position() int { return l.pos - 1 }
+
 // Position is r's position among the Requirements of every law LoadLaws
 // returned, counted law by law in their order (a notModelled item has
 // none: -1). A copy of r (ForType's) keeps it, so that a generator can

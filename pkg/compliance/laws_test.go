@@ -206,3 +206,25 @@ func TestForTypeAndAllJurisdictions(t *testing.T) {
 		t.Errorf("DocumentTypes(b) = %v", got)
 	}
 }
+
+// TestLawPosition: each embedded law's Position is its index among
+// Laws(), which ForType's copies keep; a law made otherwise has none.
+func TestLawPosition(t *testing.T) {
+	laws, err := Laws()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range laws {
+		if p := laws[i].Position(); p != i {
+			t.Errorf("%s: Position %d, want %d", laws[i].ID, p, i)
+		}
+	}
+	for _, l := range ForType(laws, "terms") {
+		if p := l.Position(); p < 0 || laws[p].ID != l.ID {
+			t.Errorf("%s: ForType's copy at position %d", l.ID, p)
+		}
+	}
+	if p := (&Law{ID: "gdpr"}).Position(); p != -1 {
+		t.Errorf("a law made otherwise: Position %d, want -1", p)
+	}
+}

@@ -123,20 +123,35 @@ type FactorModel struct {
 type LawCitation struct{ Says, Cite string }
 
 // lawCitation is a factor's citation of one embedded law (ok false: it
-// has none), with the law's id, by which a law's position is confirmed.
+// has none), with the law's id, by which a law's position is confirmed:
+// the positions, in its factorCitations, of its statement and of its
+// statement and citation together.
 type lawCitation struct {
-	id string
-	ok bool
-	c  LawCitation
+	id         string
+	ok         bool
+	says, cite uint8
+}
+
+// factorCitations are one factor's citations of the embedded laws, by the
+// law's position (Law.pos), each statement and each pair of a statement
+// and a citation numbered once: the reason collects the distinct ones by
+// those numbers, as bits, rather than comparing each law's citation with
+// those collected before (a document of many jurisdictions has some thirty
+// US state laws that sellsOrSharesCitations cites).
+type factorCitations struct {
+	byLaw []lawCitation
+	says  []string
+	cites []LawCitation // distinct pairs of a statement and a citation
 }
 
 // lawCitations are, for each factor of RiskModel that cites the
-// document's laws (Citations without citeLaws), its citation of each
-// embedded law by the law's position (Law.pos), made on first use from
-// RiskModel as it then is: a document of many jurisdictions has sixty
-// laws, which each such factor looked up by id in its map.
-var lawCitations = sync.OnceValue(func() [][]lawCitation {
-	out := make([][]lawCitation, len(RiskModel))
+// document's laws (Citations without citeLaws), its factorCitations, made
+// on first use from RiskModel as it then is: a document of many
+// jurisdictions has sixty laws, which each such factor looked up by id in
+// its map. A factor with more than 64 distinct statements or pairs has
+// none (why looks its laws up by id).
+var lawCitations = sync.OnceValue(func() []*factorCitations {
+	out := make([]*factorCitations, len(RiskModel))
 	laws, err := Laws()
 	if err != nil {
 		return out
@@ -146,15 +161,37 @@ var lawCitations = sync.OnceValue(func() [][]lawCitation {
 		if m.Citations == nil || m.citeLaws != nil {
 			continue
 		}
-		t := make([]lawCitation, len(laws)+1)
+		fc := &factorCitations{byLaw: make([]lawCitation, len(laws)+1)}
 		for _, l := range laws {
 			c, ok := m.Citations[l.ID]
-			t[l.pos] = lawCitation{id: l.ID, ok: ok, c: c}
+			e := lawCitation{id: l.ID, ok: ok}
+			if ok {
+				e.says, e.cite = fc.number(c)
+			}
+			fc.byLaw[l.pos] = e
 		}
-		out[i] = t
+		if len(fc.says) <= 64 && len(fc.cites) <= 64 {
+			out[i] = fc
+		}
 	}
 	return out
 })
+
+// number is the positions of c's statement and of c in fc's lists,
+// adding them there when new.
+func (fc *factorCitations) number(c LawCitation) (says, cite uint8) {
+	g := slices.Index(fc.says, c.Says)
+	if g < 0 {
+		g = len(fc.says)
+		fc.says = append(fc.says, c.Says)
+	}
+	k := slices.Index(fc.cites, c)
+	if k < 0 {
+		k = len(fc.cites)
+		fc.cites = append(fc.cites, c)
+	}
+	return uint8(g), uint8(k)
+}
 
 // reasonCites are the citations of a factor's reason: the distinct
 // statements, in order of first use, and the distinct citations, each
@@ -169,7 +206,10 @@ type reasonCite struct {
 	cite string
 }
 
-func (r *reasonCites) add(c *LawCitation) {
+// add returns r with c's statement and citation, each unless there. A
+// value, not a pointer, so that the arrays r's slices start in stay on
+// the caller's stack.
+func (r reasonCites) add(c *LawCitation) reasonCites {
 	g := slices.Index(r.says, c.Says)
 	if g < 0 {
 		r.says = append(r.says, c.Says)
@@ -178,39 +218,67 @@ func (r *reasonCites) add(c *LawCitation) {
 	if !slices.Contains(r.cites, reasonCite{g, c.Cite}) {
 		r.cites = append(r.cites, reasonCite{g, c.Cite})
 	}
+	return r
+}
+
+// addByPosition adds to r the citations of in's laws through fc, each
+// statement and citation once by its number; ok is false, r unchanged,
+// when a law is not the embedded one at its position (made otherwise or
+// renamed), whose citation only its id finds.
+func (r reasonCites) addByPosition(in *Input, fc *factorCitations) (_ reasonCites, ok bool) {
+	var saysSeen, citeSeen uint64
+	var rank [64]uint8 // a statement's position in r.says, by its number
+	out := r
+	for i := range in.Laws {
+		l := &in.Laws[i]
+		if l.pos <= 0 || l.pos >= len(fc.byLaw) || fc.byLaw[l.pos].id != l.ID {
+			return r, false
+		}
+		e := &fc.byLaw[l.pos]
+		if !e.ok {
+			continue
+		}
+		if saysSeen&(1<<e.says) == 0 {
+			saysSeen |= 1 << e.says
+			rank[e.says] = uint8(len(out.says))
+			out.says = append(out.says, fc.says[e.says])
+		}
+		if citeSeen&(1<<e.cite) == 0 {
+			citeSeen |= 1 << e.cite
+			out.cites = append(out.cites, reasonCite{int(rank[e.says]), fc.cites[e.cite].Cite})
+		}
+	}
+	return out, true
 }
 
 // why is m's reason for the document in: Why with the citations of the
 // laws that apply, laws that say the same thing sharing one mention. It
 // collects the citations in arrays on the stack and writes the reason
-// in one string: a factor's reason was a dozen allocations. byLaw is
-// m's lawCitations (nil: the laws' citations are looked up by id).
-func (m *FactorModel) why(in Input, byLaw []lawCitation) string {
+// in one string: a factor's reason was a dozen allocations. fc is m's
+// lawCitations (nil: the laws' citations are looked up by id).
+func (m *FactorModel) why(in Input, fc *factorCitations) string {
 	if m.Citations == nil {
 		return m.Why
 	}
 	var sb [8]string
 	var cb [32]reasonCite
 	r := reasonCites{says: sb[:0], cites: cb[:0]}
-	if m.citeLaws != nil {
+	ok := false
+	if m.citeLaws == nil && fc != nil {
+		r, ok = r.addByPosition(&in, fc)
+	}
+	switch {
+	case ok:
+	case m.citeLaws != nil:
 		for _, id := range m.citeLaws(in) {
 			if c, ok := m.Citations[id]; ok {
-				r.add(&c)
+				r = r.add(&c)
 			}
 		}
-	} else {
+	default:
 		for i := range in.Laws {
-			l := &in.Laws[i]
-			// A law LoadLaws did not number, or numbered in another
-			// set of laws than the embedded one, is looked up by id.
-			if l.pos > 0 && l.pos < len(byLaw) && byLaw[l.pos].id == l.ID {
-				if e := &byLaw[l.pos]; e.ok {
-					r.add(&e.c)
-				}
-				continue
-			}
-			if c, ok := m.Citations[l.ID]; ok {
-				r.add(&c)
+			if c, ok := m.Citations[in.Laws[i].ID]; ok {
+				r = r.add(&c)
 			}
 		}
 	}
@@ -448,7 +516,7 @@ func lawCovers(laws []Law, j string, ids ...string) bool {
 
 // citationsAt is byLaw[i], or nil past its end (a factor added to
 // RiskModel after its lawCitations were made).
-func citationsAt(byLaw [][]lawCitation, i int) []lawCitation {
+func citationsAt(byLaw []*factorCitations, i int) *factorCitations {
 	if i < len(byLaw) {
 		return byLaw[i]
 	}
@@ -507,6 +575,10 @@ func Flags(in Input) []Flag {
 	// twice at every comparison. The result is a slice of their number.
 	var fb [16]Flag
 	out := fb[:0]
+	// key holds, for each of out, its severity and its code's rank as one
+	// number, in the order the flags sort by.
+	var kb [len(fb)]int
+	key := kb[:0]
 	has := func(id string) *Law {
 		for i := range in.Laws {
 			if in.Laws[i].ID == id {
@@ -518,13 +590,14 @@ func Flags(in Input) []Flag {
 	// raise adds the catalog flag code under the first of laws that is
 	// one of its citations, if the code concerns the document's type.
 	raise := func(code, subject string, laws ...string) {
-		d := mustLookup(code)
+		d, rank := mustLookup(code)
 		if !concerns(d.Types, in.Type) {
 			return
 		}
 		for _, l := range laws {
-			if _, ok := d.Citations[l]; ok {
-				out = append(out, d.flag(l, subject))
+			if c, ok := d.Citations[l]; ok {
+				out = append(out, d.flag(l, c, subject))
+				key = append(key, severityOrder(d.Severity)<<32|rank)
 				return
 			}
 		}
@@ -648,7 +721,8 @@ func Flags(in Input) []Flag {
 				raise(code, "", l.ShortName)
 				continue
 			}
-			if c := mustLookup(code).Citations[l.ShortName]; c != "" && !strings.Contains(out[i].Citation, c) {
+			d, _ := mustLookup(code)
+			if c := d.Citations[l.ShortName]; c != "" && !strings.Contains(out[i].Citation, c) {
 				out[i].Citation += "; " + c
 			}
 		}
@@ -656,21 +730,18 @@ func Flags(in Input) []Flag {
 	if len(out) == 0 {
 		return nil
 	}
-	// By severity, code, law and subject, each compared only when the
-	// ones before are equal.
+	// By severity and code (their key), law and subject, each compared
+	// only when the ones before are equal.
 	var ob [len(fb)]int
 	order := ob[:0]
 	for i := range out {
 		order = append(order, i)
 	}
 	slices.SortStableFunc(order, func(i, j int) int {
+		if c := cmp.Compare(key[i], key[j]); c != 0 {
+			return c
+		}
 		a, b := &out[i], &out[j]
-		if c := cmp.Compare(severityOrder(a.Severity), severityOrder(b.Severity)); c != 0 {
-			return c
-		}
-		if c := strings.Compare(a.Code, b.Code); c != 0 {
-			return c
-		}
 		if c := strings.Compare(a.Law, b.Law); c != 0 {
 			return c
 		}

@@ -1,6 +1,7 @@
 package compliance
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -363,7 +364,7 @@ func TestWhyByLawPosition(t *testing.T) {
 		if m.Citations == nil || m.citeLaws != nil {
 			continue
 		}
-		if len(byLaw[mi]) == 0 {
+		if byLaw[mi] == nil || len(byLaw[mi].byLaw) == 0 {
 			t.Fatalf("%s: no citations by law position", m.ID)
 		}
 		for _, ls := range sets {
@@ -376,5 +377,65 @@ func TestWhyByLawPosition(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatal("no factor cites the document's laws")
+	}
+}
+
+// TestCodeRanks: the codes' ranks, by which Flags sorts, order the
+// catalog's codes as their bytes do, equal codes alike.
+func TestCodeRanks(t *testing.T) {
+	ranks := codeRanks()
+	if len(ranks) != len(Catalog) {
+		t.Fatalf("%d ranks for %d codes", len(ranks), len(Catalog))
+	}
+	for i := range Catalog {
+		for j := range Catalog {
+			if got, want := cmp.Compare(ranks[i], ranks[j]), strings.Compare(Catalog[i].Code, Catalog[j].Code); got != want {
+				t.Fatalf("%s, %s: ranks compare %d, codes %d", Catalog[i].Code, Catalog[j].Code, got, want)
+			}
+		}
+	}
+}
+
+// TestFlagsSorted: the flags come by severity, code, law and subject,
+// with codes raised under two laws and about several subjects.
+func TestFlagsSorted(t *testing.T) {
+	var laws []Law
+	for _, j := range []string{"EU", "UK", "US-CA"} {
+		laws = append(laws, lawsFor(t, j)...)
+	}
+	no := false
+	in := Input{Laws: laws, Facts: FactSet{FactSetsNonEssentialCookies: true, FactSellsOrShares: true},
+		ConsentBanner: &no, OptOutLink: &no, EmailTracking: true,
+		JointControllers: []string{"Zed", "Alpha", "Mid"}, UnknownServices: []string{"zz", "aa"},
+		UnsafeguardedTransfers: map[string][]string{"gdpr": {"Q", "B"}, "uk-gdpr": {"B"}}}
+	flags := Flags(in)
+	if len(flags) < 10 {
+		t.Fatalf("%d flags", len(flags))
+	}
+	order := func(a, b Flag) int {
+		if c := cmp.Compare(severityOrder(a.Severity), severityOrder(b.Severity)); c != 0 {
+			return c
+		}
+		for _, c := range []int{strings.Compare(a.Code, b.Code), strings.Compare(a.Law, b.Law)} {
+			if c != 0 {
+				return c
+			}
+		}
+		return strings.Compare(a.Subject, b.Subject)
+	}
+	if !slices.IsSortedFunc(flags, order) {
+		for _, f := range flags {
+			t.Log(f.Severity, f.Code, f.Law, f.Subject)
+		}
+		t.Fatal("flags out of order")
+	}
+	ties := 0
+	for i := 1; i < len(flags); i++ {
+		if flags[i].Code == flags[i-1].Code {
+			ties++
+		}
+	}
+	if ties < 3 {
+		t.Fatalf("%d codes raised more than once", ties)
 	}
 }

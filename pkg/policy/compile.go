@@ -304,6 +304,26 @@ type compiledLibrary struct {
 	requirementLaw []int
 	laws           []string       // law ids, in compliance.Laws order
 	lawIndex       map[string]int // position in laws by id
+	// lawCondition is, by position in laws, the bit of the condition
+	// "law:<id>", and jurisdictionCondition, by the catalog position of a
+	// jurisdiction, that of "jurisdiction:<id>" (-1: no structure uses
+	// it): conditionBits sets a document's sixty laws and thirty-four
+	// jurisdictions by position, without making and looking up the names.
+	lawCondition, jurisdictionCondition []int
+}
+
+// lawAt is the position in laws of law l: its position among the
+// embedded laws when the library numbered those (DefaultLibrary's),
+// confirmed by its id, else looked up by id; -1 for a law the library
+// does not number.
+func (c *compiledLibrary) lawAt(l *compliance.Law) int {
+	if p := l.Position(); p >= 0 && p < len(c.laws) && c.laws[p] == l.ID {
+		return p
+	}
+	if i, ok := c.lawIndex[l.ID]; ok {
+		return i
+	}
+	return -1
 }
 
 // compile derives the compiled library from l and the checklists, with
@@ -385,6 +405,19 @@ func (l *Library) compile(laws []compliance.Law, cat *catalog.Catalog) (*compile
 			c.programs[[2]string{typ, lang}] = p
 		}
 		c.links[lang] = links.freeze()
+	}
+	// After the structures, which number the conditions.
+	conditionBit := func(name string) int {
+		if bit, ok := c.conditions[name]; ok {
+			return bit
+		}
+		return -1
+	}
+	for _, id := range c.laws {
+		c.lawCondition = append(c.lawCondition, conditionBit("law:"+id))
+	}
+	for i := range cat.Jurisdictions {
+		c.jurisdictionCondition = append(c.jurisdictionCondition, conditionBit("jurisdiction:"+cat.Jurisdictions[i].ID))
 	}
 	return c, nil
 }
@@ -481,7 +514,12 @@ func (c *conditionBits) setPrefixed(prefix, id string) {
 		}
 		*e = condEntry{prefix: prefix, id: id, bit: bit, full: true}
 	}
-	if bit := e.bit; bit >= 0 {
+	c.setBit(e.bit)
+}
+
+// setBit records that the condition numbered bit holds (-1: none).
+func (c *conditionBits) setBit(bit int) {
+	if bit >= 0 {
 		c.bits[bit>>6] |= 1 << (bit & 63)
 	}
 }

@@ -1188,14 +1188,24 @@ func (b *builder) prepareLaws() {
 	b.lawIn, b.lawMask = b.lawIn[:nl], b.lawMask[:nl]
 	clear(b.lawIn)
 	clear(b.lawMask)
-	listed := b.listedBits()
-	for _, l := range b.f.Laws {
-		i, ok := b.lib.lawIndex[l.ID]
-		if !ok {
+	// Each law by position (lawAt) and the listed jurisdictions it covers
+	// by their catalog positions (embeddedLawOf, listedAt): a law names one
+	// or two, a federal law its country's; by id where either is unknown.
+	listedAt, embedded := b.f.listedAt(), embeddedLaws()
+	for k := range b.f.Laws {
+		l := &b.f.Laws[k]
+		i := b.lib.lawAt(l)
+		if i < 0 {
 			continue
 		}
 		b.lawIn[i] = true
-		// The listed jurisdictions the law covers: a law names one or two.
+		if e, ok := embeddedLawOf(embedded, l); ok && listedAt != nil {
+			for _, p := range e.jpos {
+				b.lawMask[i] |= listedAt[p]
+			}
+			continue
+		}
+		listed := b.listedBits()
 		for _, id := range l.Jurisdictions {
 			b.lawMask[i] |= listed[id]
 		}

@@ -403,7 +403,8 @@ func TestCategorySources(t *testing.T) {
 	}
 	id := c.DataCategories[0].ID
 	for _, source := range []string{"you", "device", "you", "survey", "derived", "survey", "device"} {
-		if err := f.add(c, []string{id}, nil, source, noService); err != nil {
+		u := usesOf(c, []string{id}, nil, source)
+		if err := f.add(c, &u); err != nil {
 			t.Fatal(err)
 		}
 	}

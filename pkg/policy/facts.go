@@ -56,6 +56,10 @@ type Facts struct {
 	AnalyticsCookiesAssumed bool
 
 	gdpr bool // the GDPR or the UK GDPR applies (gdprFamily)
+	// named holds a bit for each of namedLaws that applies (HasLaw), when
+	// namedSet: build sets it once the laws are final.
+	named    uint64
+	namedSet bool
 	// applicable are the checklist items of Laws whose conditions hold,
 	// in checklist order, as pointers into the checklists
 	// (compliance.AppendApplicable): worked out once, when the facts are
@@ -207,13 +211,14 @@ func BuildFacts(req Request) (*Facts, error) {
 // factScratch is the working space of build: kept by a pooled Facts so
 // that the next document's facts allocate nothing.
 type factScratch struct {
-	jids     []string
-	jpos     []int // the catalog positions of jids (jurisdictionTable)
+	jids []string
+	jpos []int // the catalog positions of jids (jurisdictionTable)
+	// listed holds, by catalog position, the positions in Jurisdictions
+	// (the first 64) of the jurisdiction there, as bits (listedAt).
+	listed   []uint64
 	rpos     []int // the catalog positions of transferRegimes()
 	ids      []string
 	own      []string
-	used     []string // categoryUseOf's scratch
-	usedPos  []int
 	cats     []CategoryFact // by catalog position
 	catUsed  []bool
 	purps    []PurposeFact // by catalog position
@@ -280,33 +285,12 @@ func (f *Facts) build(req Request) error {
 	f.reset(cat)
 	s := &f.scr
 	f.Request = req
-	jids := s.jids[:0]
-	for rest := req.Jurisdiction; ; {
-		id, after, more := strings.Cut(rest, ",")
-		jids = append(jids, id)
-		if !more {
-			break
-		}
-		rest = after
-	}
-	s.jids = jids
-	// Each jurisdiction is looked up once, for its position, which finds
-	// its laws and its region.
 	jt := jurisdictions()
-	jpos := s.jpos[:0]
-	primary := -1
-	for _, id := range jids {
-		p, ok := jt.pos[id]
-		if !ok {
-			return fmt.Errorf("policy: unknown jurisdiction %q", id)
-		}
-		jpos = append(jpos, p)
-		f.Jurisdictions = append(f.Jurisdictions, cat.Jurisdictions[p])
-		if primary < 0 && len(cat.Jurisdictions[p].TransferMechanisms) > 0 {
-			primary = len(f.Jurisdictions) - 1
-		}
+	primary, err := f.parseJurisdictions(cat, jt, req.Jurisdiction)
+	if err != nil {
+		return err
 	}
-	s.jpos = jpos
+	jpos := s.jpos
 	f.Jurisdiction = f.Jurisdictions[max(primary, 0)]
 	bt, ok := cat.BusinessType(req.BusinessType)
 	if !ok {
@@ -328,31 +312,36 @@ func (f *Facts) build(req Request) error {
 	}
 	s.rpos = rpos
 	s.primary[0] = f.Jurisdiction
-	if tl := lawsOf[req.Type]; tl != nil {
-		f.Laws = tl.appendFor(f.Laws, jpos)
-	}
 	// A business under every threshold of Cal. Civ. Code § 1798.140(d)(1)
 	// is not a CCPA "business": only CalOPPA applies to its website.
-	f.CCPACovers = f.HasLaw(lawCCPA)
-	if t := req.CCPAThresholdsMet; t != nil && !*t {
-		f.Laws = deleteLaws(f.Laws, lawCCPA, lawCCPARegs)
-	}
 	// Issue 8, part j1: Quebec's private-sector Act applies only to a
 	// business that serves Québec (servesQuebec true); otherwise a Canadian
 	// document covers PIPEDA alone.
-	if t := req.ServesQuebec; t == nil || !*t {
+	noCCPA := req.CCPAThresholdsMet != nil && !*req.CCPAThresholdsMet
+	noQuebec := req.ServesQuebec == nil || !*req.ServesQuebec
+	if tl := lawsOf[req.Type]; tl != nil {
+		f.Laws = tl.appendFor(f.Laws, jpos)
+	}
+	f.CCPACovers = f.HasLaw(lawCCPA)
+	if noCCPA {
+		f.Laws = deleteLaws(f.Laws, lawCCPA, lawCCPARegs)
+	}
+	if noQuebec {
 		f.Laws = deleteLaws(f.Laws, lawQuebec)
 	}
 	if len(f.Laws) == 0 {
 		return fmt.Errorf("policy: no law covers jurisdiction %q", req.Jurisdiction)
 	}
+	f.setNamed()
 	f.gdpr = f.HasLaw(lawGDPR) || f.HasLaw(lawUKGDPR)
 
-	if err := f.add(cat, cat.Website.DataCategories, cat.Website.Purposes, "device", noService); err != nil {
+	pu := practices()
+	if err := f.add(cat, &pu.website); err != nil {
 		return err
 	}
 	if req.CollectsUserData {
-		if err := f.add(cat, bt.DataCategories, bt.Purposes, "you", noService); err != nil {
+		u := pu.businessTypes[bt.ID]
+		if err := f.add(cat, &u); err != nil {
 			return err
 		}
 	}
@@ -399,8 +388,13 @@ func (f *Facts) build(req Request) error {
 		// A provider of unknown country may be outside the region: the
 		// document says so rather than that nothing is transferred.
 		extra := req.TransferSafeguards[sv.ID]
+		var kb [4]*posSet
+		known := kb[:0] // for each of extra, the jurisdictions that know it
+		for _, m := range extra {
+			known = append(known, jt.mechanisms[m])
+		}
 		for i := range regimes {
-			stated := f.appendStated(&regimes[i], u.statedIn(rpos[i]), extra)
+			stated := f.appendStated(rpos[i], u.statedIn(rpos[i]), extra, known)
 			t := uint8(0)
 			if u.out.has(rpos[i]) {
 				t = uint8(jt.regions[rpos[i]].transferBasis(&regimes[i], sf, stated)) + 1
@@ -474,12 +468,12 @@ func (f *Facts) build(req Request) error {
 		}
 	}
 	if collectsPayments {
-		if err := f.add(cat, cat.Payments.DataCategories, cat.Payments.Purposes, "you", noService); err != nil {
+		if err := f.add(cat, &pu.payments); err != nil {
 			return err
 		}
 	}
 	if usesAnalytics {
-		if err := f.add(cat, cat.Analytics.DataCategories, cat.Analytics.Purposes, "device", noService); err != nil {
+		if err := f.add(cat, &pu.analytics); err != nil {
 			return err
 		}
 		// Analytics with no named tool: assume it stores identifiers on the
@@ -491,14 +485,13 @@ func (f *Facts) build(req Request) error {
 		}
 	}
 
+	sensitive, consent := false, false
 	for i := range s.cats {
 		if s.catUsed[i] {
 			cf := &s.cats[i]
 			slices.Sort(cf.Sources)
 			f.Categories = append(f.Categories, *cf)
-			if cf.Sensitive {
-				f.Set[compliance.FactCollectsSensitive] = true
-			}
+			sensitive = sensitive || cf.Sensitive
 		}
 	}
 	for i := range s.purps {
@@ -515,70 +508,156 @@ func (f *Facts) build(req Request) error {
 				pf.Categories = append(pf.Categories, cat.DataCategories[ci].ID)
 			}
 			f.Purposes = append(f.Purposes, *pf)
-			if pf.GDPRBasis == "consent" {
-				f.Set[compliance.FactConsentBasis] = true
-			}
+			consent = consent || pf.GDPRBasis == "consent"
 		}
 	}
-	f.Set[compliance.FactCollectsPayments] = collectsPayments
-	f.Set[compliance.FactUsesAnalytics] = usesAnalytics
-	f.Set[compliance.FactHasThirdPartyServices] = len(f.Services)+len(f.Unknown) > 0
+	// The set holds the facts that hold, each set once, and no others:
+	// nothing is deleted from it afterwards.
+	holds := func(name string, v bool) {
+		if v {
+			f.Set[name] = true
+		}
+	}
+	holds(compliance.FactCollectsSensitive, sensitive)
+	holds(compliance.FactConsentBasis, consent)
+	holds(compliance.FactCollectsPayments, collectsPayments)
+	holds(compliance.FactUsesAnalytics, usesAnalytics)
+	holds(compliance.FactHasThirdPartyServices, len(f.Services)+len(f.Unknown) > 0)
 	// Without a named host, or with services the catalog cannot place,
 	// nobody can say that data stays in the region.
 	f.TransfersUncertain = !f.hostKnown() || len(f.Unknown) > 0 || f.AnalyticsCookiesAssumed
 	// No request field or catalog entry describes solely automated
-	// decisions with legal effects; the document states there are none and
-	// a flag tells the business to check.
-	f.Set[compliance.FactAutomatedDecisions] = false
+	// decisions with legal effects (compliance.FactAutomatedDecisions
+	// never holds); the document states there are none and a flag tells
+	// the business to check.
 	// Contract documents: subscriptions that renew automatically until
 	// cancelled (they are paid for, so only where payments are taken).
-	f.Set[compliance.FactAutoRenews] = collectsPayments && req.Subscriptions.AutoRenewing()
+	holds(compliance.FactAutoRenews, collectsPayments && req.Subscriptions.AutoRenewing())
 	// Disclaimer (issue 8, t2): links or recommendations that earn the
 	// business something.
-	f.Set[compliance.FactAffiliateLinks] = req.AffiliateLinks != nil && *req.AffiliateLinks
+	holds(compliance.FactAffiliateLinks, req.AffiliateLinks != nil && *req.AffiliateLinks)
 	// US state laws (issue 8): sales of sensitive or biometric data are
 	// what the request says, never inferred (Texas prescribes a notice).
 	biometric := req.SellsBiometricData != nil && *req.SellsBiometricData
-	f.Set[compliance.FactSellsBiometricData] = biometric
-	f.Set[compliance.FactSellsSensitiveData] = biometric || req.SellsSensitiveData != nil && *req.SellsSensitiveData
+	holds(compliance.FactSellsBiometricData, biometric)
+	holds(compliance.FactSellsSensitiveData, biometric || req.SellsSensitiveData != nil && *req.SellsSensitiveData)
 	// COPPA (issue 8, part j6): only what the request says; left out, it
 	// is false (a todo for a children's service, todosUSFederal).
-	f.Set[compliance.FactDirectedToChildren] = req.DirectedToChildren != nil && *req.DirectedToChildren
-	for k, v := range f.Set {
-		if !v {
-			delete(f.Set, k)
-		}
-	}
+	holds(compliance.FactDirectedToChildren, req.DirectedToChildren != nil && *req.DirectedToChildren)
 	f.applicable = compliance.AppendApplicable(f.applicable, f.Laws, f.Set)
 	f.Todos = todos(f)
 	return nil
 }
 
+// parseJurisdictions sets f.Jurisdictions, and the scratch's jids, jpos
+// and listed, from the request's list of jurisdiction ids; primary is the
+// position of the first with its own transfer regime (-1: none).
+func (f *Facts) parseJurisdictions(cat *catalog.Catalog, jt *jurisdictionTable, list string) (primary int, err error) {
+	s := &f.scr
+	jids := s.jids[:0]
+	for rest := list; ; {
+		id, after, more := strings.Cut(rest, ",")
+		jids = append(jids, id)
+		if !more {
+			break
+		}
+		rest = after
+	}
+	s.jids = jids
+	// Each jurisdiction is looked up once, for its position, which finds
+	// its laws and its region.
+	jpos := s.jpos[:0]
+	primary = -1
+	for _, id := range jids {
+		p, ok := jt.pos[id]
+		if !ok {
+			return -1, fmt.Errorf("policy: unknown jurisdiction %q", id)
+		}
+		jpos = append(jpos, p)
+		f.Jurisdictions = append(f.Jurisdictions, cat.Jurisdictions[p])
+		if primary < 0 && len(cat.Jurisdictions[p].TransferMechanisms) > 0 {
+			primary = len(f.Jurisdictions) - 1
+		}
+	}
+	s.jpos = jpos
+	if len(s.listed) != len(jt.regions) {
+		s.listed = make([]uint64, len(jt.regions))
+	}
+	clear(s.listed)
+	for j, p := range jpos[:min(len(jpos), 64)] {
+		s.listed[p] |= 1 << j
+	}
+	return primary, nil
+}
+
 // noService is add's service for data that no service receives.
 const noService = -1
 
-// add records that categories are processed for purposes: from source
-// ("you", "device"), or, with service the position of one in f.Services,
-// by that service.
-func (f *Facts) add(cat *catalog.Catalog, categories, purposes []string, source string, service int) error {
-	s := &f.scr
-	for _, c := range categories {
-		cu, err := categoryUseOf(cat, c, purposes, source, &s.used, &s.usedPos)
-		if err != nil {
-			return err
-		}
-		f.addUse(cat, &cu, service)
+// add records the category uses of a practice (practiceUses) that no
+// service receives.
+func (f *Facts) add(cat *catalog.Catalog, u *categoryUses) error {
+	if u.err != nil {
+		return u.err
+	}
+	for k := range u.uses {
+		f.addUse(cat, &u.uses[k], noService)
 	}
 	return nil
 }
 
+// categoryUses are the uses of a practice's data categories, or the
+// error of the first the catalog cannot describe.
+type categoryUses struct {
+	uses []categoryUse
+	err  error
+}
+
+// usesOf is categoryUseOf of each of categories.
+func usesOf(cat *catalog.Catalog, categories, purposes []string, source string) categoryUses {
+	var u categoryUses
+	for _, c := range categories {
+		cu, err := categoryUseOf(cat, c, purposes, source)
+		if err != nil {
+			u.err = err
+			break
+		}
+		u.uses = append(u.uses, cu)
+	}
+	return u
+}
+
+// practiceUses are the category uses of the catalog's practices that
+// documents add besides their services', worked out once from the
+// catalog (practices) rather than for every document: the website's
+// (collected from the device), each business type's by id (given by
+// people, when the business collects user data), and those of payments
+// and analytics.
+type practiceUses struct {
+	website, payments, analytics categoryUses
+	businessTypes                map[string]categoryUses
+}
+
+// practices are the catalog's practiceUses, made on first use.
+var practices = sync.OnceValue(func() *practiceUses {
+	c := cat()
+	p := &practiceUses{
+		website:       usesOf(c, c.Website.DataCategories, c.Website.Purposes, "device"),
+		payments:      usesOf(c, c.Payments.DataCategories, c.Payments.Purposes, "you"),
+		analytics:     usesOf(c, c.Analytics.DataCategories, c.Analytics.Purposes, "device"),
+		businessTypes: make(map[string]categoryUses, len(c.BusinessTypes)),
+	}
+	for i := range c.BusinessTypes {
+		bt := &c.BusinessTypes[i]
+		p.businessTypes[bt.ID] = usesOf(c, bt.DataCategories, bt.Purposes, "you")
+	}
+	return p
+})
+
 // categoryUseOf is what data category id serves when it is collected for
 // purposes (a category restricted to some purposes is used only for those
 // of them that apply) and where it comes from: source, or for a service
-// ("") the visitor's device or the person; inferences are derived. The
-// answer's lists are purposes itself or made in *used and *usedPos, which
-// keep their storage for the next call (nil: fresh storage).
-func categoryUseOf(cat *catalog.Catalog, id string, purposes []string, source string, usedBuf *[]string, usedPos *[]int) (categoryUse, error) {
+// ("") the visitor's device or the person; inferences are derived.
+func categoryUseOf(cat *catalog.Catalog, id string, purposes []string, source string) (categoryUse, error) {
 	ci := categoryIndex(cat, id)
 	if ci < 0 {
 		return categoryUse{}, fmt.Errorf("policy: unknown data category %q", id)
@@ -586,16 +665,10 @@ func categoryUseOf(cat *catalog.Catalog, id string, purposes []string, source st
 	cu := categoryUse{id: id, pos: ci, device: slices.Contains(deviceCategories, id), source: source, purposes: purposes}
 	if dc := &cat.DataCategories[ci]; len(dc.Purposes) > 0 {
 		var used []string
-		if usedBuf != nil {
-			used = (*usedBuf)[:0]
-		}
 		for _, p := range purposes {
 			if slices.Contains(dc.Purposes, p) {
 				used = append(used, p)
 			}
-		}
-		if usedBuf != nil {
-			*usedBuf = used
 		}
 		if len(used) > 0 {
 			cu.purposes = used
@@ -611,21 +684,13 @@ func categoryUseOf(cat *catalog.Catalog, id string, purposes []string, source st
 		cu.source = "derived"
 	}
 	cu.sourceBit = sourceBit(cu.source)
-	var pos []int
-	if usedPos != nil {
-		pos = (*usedPos)[:0]
-	}
 	for _, p := range cu.purposes {
 		pi := cat.PurposeIndex(p)
 		if pi < 0 {
 			return categoryUse{}, fmt.Errorf("policy: unknown purpose %q", p)
 		}
-		pos = append(pos, pi)
+		cu.purposePos = append(cu.purposePos, pi)
 	}
-	if usedPos != nil {
-		*usedPos = pos
-	}
-	cu.purposePos = pos
 	return cu, nil
 }
 
@@ -763,7 +828,7 @@ var serviceUses = sync.OnceValue(func() map[string]*serviceUse {
 			if only, ok := sc.CategoryPurposes[id]; ok {
 				ps = only
 			}
-			cu, err := categoryUseOf(c, id, ps, "", nil, nil)
+			cu, err := categoryUseOf(c, id, ps, "")
 			if err != nil {
 				u.err = err
 				break
@@ -904,16 +969,18 @@ func (f *Facts) statedOf(i, k int) []string {
 	return f.scr.stated[k*len(f.transferRegimes())+i]
 }
 
-// appendStated works out statedOf's answer for a service under regime r,
-// stated being the mechanisms its catalog entry states there (its
-// Transfers) and extra the safeguards the request states for it. The
-// catalog's list is used as it is when the request adds nothing to it; a
-// longer one is made in statedBuf, so that the facts copy no service
-// entry.
-func (f *Facts) appendStated(r *catalog.Jurisdiction, stated, extra []string) []string {
+// appendStated works out statedOf's answer for a service under the
+// regime at catalog position p, stated being the mechanisms its catalog
+// entry states there (its Transfers) and extra the safeguards the request
+// states for it, known[k] the catalog positions of the jurisdictions
+// whose TransferMechanisms name extra[k] (jurisdictionTable.mechanisms).
+// The catalog's list is used as it is when the request adds nothing to
+// it; a longer one is made in statedBuf, so that the facts copy no
+// service entry.
+func (f *Facts) appendStated(p int, stated, extra []string, known []*posSet) []string {
 	start := -1
-	for _, m := range extra {
-		if !slices.Contains(r.TransferMechanisms, m) {
+	for k, m := range extra {
+		if known[k] == nil || !known[k].has(p) {
 			continue // it counts for the regime whose law knows it
 		}
 		if start < 0 {
@@ -965,7 +1032,11 @@ func (s *countrySet) add(c string) {
 }
 
 func (s *countrySet) has(c string) bool {
-	i := countryBit(c)
+	return s.hasBit(countryBit(c))
+}
+
+// hasBit is has for the country whose countryBit is i.
+func (s *countrySet) hasBit(i int) bool {
 	return i >= 0 && s[i>>6]>>(i&63)&1 == 1
 }
 
@@ -980,13 +1051,25 @@ type regionSets struct {
 type jurisdictionTable struct {
 	pos     map[string]int
 	regions []regionSets
+	// mechanisms are, by transfer mechanism, the positions of the
+	// jurisdictions whose TransferMechanisms name it: a request's
+	// safeguard for a service counts under the regimes whose law knows
+	// it (appendStated), found once for the service rather than compared
+	// with each regime's list.
+	mechanisms map[string]*posSet
 }
 
 // jurisdictions is the catalog's jurisdictionTable, made on first use.
 var jurisdictions = sync.OnceValue(func() *jurisdictionTable {
 	js := cat().Jurisdictions
-	t := &jurisdictionTable{pos: make(map[string]int, len(js)), regions: make([]regionSets, len(js))}
+	t := &jurisdictionTable{pos: make(map[string]int, len(js)), regions: make([]regionSets, len(js)), mechanisms: map[string]*posSet{}}
 	for i, j := range js {
+		for _, m := range j.TransferMechanisms {
+			if t.mechanisms[m] == nil {
+				t.mechanisms[m] = &posSet{}
+			}
+			t.mechanisms[m].add(i)
+		}
 		r := &t.regions[i]
 		for _, c := range j.Countries {
 			r.countries.add(c)
@@ -999,9 +1082,82 @@ var jurisdictions = sync.OnceValue(func() *jurisdictionTable {
 	return t
 })
 
-// regionAt is the region of f.Jurisdictions[i].
-func (f *Facts) regionAt(i int) *regionSets {
-	return &jurisdictions().regions[f.scr.jpos[i]]
+// listedAt is, by catalog position, the positions in f.Jurisdictions of
+// the jurisdiction there (the first 64) as bits; nil for facts that build
+// did not make, whose jurisdictions have no catalog positions.
+func (f *Facts) listedAt() []uint64 {
+	if len(f.scr.jpos) != len(f.Jurisdictions) || len(f.scr.listed) == 0 {
+		return nil
+	}
+	return f.scr.listed
+}
+
+// embeddedLaw is what the facts and the builder take from an embedded
+// law, with its id, by which a law's position is confirmed: the catalog
+// positions of the jurisdictions it covers, and its position in namedLaws
+// (-1: not one of them).
+type embeddedLaw struct {
+	id    string
+	jpos  []int
+	named int
+}
+
+// embeddedLaws are the embedded laws' embeddedLaw, by law position
+// (compliance.Law.Position), made on first use: a federal law covers each
+// of its country's jurisdictions, which a document for many of them
+// looked up by id for each of its laws.
+var embeddedLaws = sync.OnceValue(func() []embeddedLaw {
+	laws, err := compliance.Laws()
+	if err != nil {
+		return nil
+	}
+	jt := jurisdictions()
+	out := make([]embeddedLaw, len(laws))
+	for i := range laws {
+		l := &laws[i]
+		e := embeddedLaw{id: l.ID, named: slices.Index(namedLaws, l.ID)}
+		for _, id := range l.Jurisdictions {
+			if p, ok := jt.pos[id]; ok {
+				e.jpos = append(e.jpos, p)
+			}
+		}
+		out[i] = e
+	}
+	return out
+})
+
+// embeddedLawOf is l's entry in laws (embeddedLaws'); ok is false for a
+// law that is not the embedded one at its position.
+func embeddedLawOf(laws []embeddedLaw, l *compliance.Law) (e *embeddedLaw, ok bool) {
+	if p := l.Position(); p >= 0 && p < len(laws) && laws[p].id == l.ID {
+		return &laws[p], true
+	}
+	return nil, false
+}
+
+// namedLaws are the laws the code asks about by id (HasLaw), the most
+// asked first: each has a bit in Facts.named, set when the laws are
+// final (setNamed), so that a question tests bits rather than goes
+// through a document's sixty laws (the to-dos ask a dozen).
+var namedLaws = []string{lawCCPA, lawLGPD, lawQuebec, lawPIPEDA, lawFADP, "caloppa", lawGDPR, lawUKGDPR, lawCCPARegs,
+	lawZA, lawSG, lawNZ, lawCOPPA, "pecr", "eprivacy", "appi", "pipa", "pipl", "th-pdpa", "it-spdi"}
+
+// setNamed sets f.named from f.Laws.
+func (f *Facts) setNamed() {
+	f.named, f.namedSet = 0, true
+	laws := embeddedLaws()
+	for i := range f.Laws {
+		l := &f.Laws[i]
+		n := -1
+		if e, ok := embeddedLawOf(laws, l); ok {
+			n = e.named
+		} else {
+			n = slices.Index(namedLaws, l.ID)
+		}
+		if n >= 0 {
+			f.named |= 1 << n
+		}
+	}
 }
 
 // regionOf is r's region; a jurisdiction the catalog does not hold (a
@@ -1116,12 +1272,32 @@ func (f *Facts) usSectorLaws() bool {
 // value or a func(Law) copied for each of a many-jurisdiction document's
 // sixty laws.
 func (f *Facts) HasLaw(ids ...string) bool {
+	if f.namedSet {
+		if has, ok := f.hasNamed(ids); ok {
+			return has
+		}
+	}
 	for i := range f.Laws {
 		if slices.Contains(ids, f.Laws[i].ID) {
 			return true
 		}
 	}
 	return false
+}
+
+// hasNamed is HasLaw's answer from f.named; ok is false when one of ids
+// is not in namedLaws.
+func (f *Facts) hasNamed(ids []string) (has, ok bool) {
+	for _, id := range ids {
+		n := slices.Index(namedLaws, id)
+		if n < 0 {
+			return false, false
+		}
+		if f.named&(1<<n) != 0 {
+			return true, true
+		}
+	}
+	return false, true
 }
 
 // conditionBits sets, in c, the conditions that hold: the vocabulary
@@ -1133,11 +1309,23 @@ func (f *Facts) conditionBits(c *conditionBits, lib *compiledLibrary) {
 	for k, v := range f.Set {
 		c.set(k, v)
 	}
+	// The laws and the jurisdictions by position (lawCondition,
+	// jurisdictionCondition); by name those the library does not number.
 	for i := range f.Laws {
-		c.setPrefixed("law:", f.Laws[i].ID)
+		if li := lib.lawAt(&f.Laws[i]); li >= 0 {
+			c.setBit(lib.lawCondition[li])
+		} else {
+			c.setPrefixed("law:", f.Laws[i].ID)
+		}
 	}
-	for i := range f.Jurisdictions {
-		c.setPrefixed("jurisdiction:", f.Jurisdictions[i].ID)
+	if len(f.scr.jpos) == len(f.Jurisdictions) && len(lib.jurisdictionCondition) == len(jurisdictions().regions) {
+		for _, p := range f.scr.jpos {
+			c.setBit(lib.jurisdictionCondition[p])
+		}
+	} else {
+		for i := range f.Jurisdictions {
+			c.setPrefixed("jurisdiction:", f.Jurisdictions[i].ID)
+		}
 	}
 	req := &f.Request
 	c.set("gdprFamily", f.gdprFamily())

@@ -203,14 +203,29 @@ func Assess(f *Facts) compliance.Assessment {
 	if bt, ok := cat().BusinessType(req.BusinessType); ok {
 		in.SpecialCategory = bt.SpecialCategory
 	}
+	// One array, sized once, holds the lists Assess makes: the laws
+	// under which transfers count and those under which one rests on a
+	// contract or on nothing (each at most the laws), and the joint
+	// controllers (at most the services). They were a dozen appends that
+	// grew their slices from nothing.
+	nl := len(f.Laws)
+	buf := make([]string, 2*nl+len(f.Services))
+	in.TransferLaws, in.ContractualTransferLaws, in.JointControllers = buf[:0:nl], buf[nl:nl:2*nl], buf[2*nl:2*nl]
 	// The laws that regulate transfers out of each listed regime: those
-	// of regime j are lawPos[lawStart[j]:lawStart[j+1]].
-	var pb [16]int
+	// of regime j are lawPos[lawStart[j]:lawStart[j+1]]. The few laws
+	// that regulate transfers are found first, each regime's among them.
+	var tb, pb [16]int
 	var sb [8]int
+	regulating := tb[:0]
+	for k := range f.Laws {
+		if f.Laws[k].RegulatesTransfers {
+			regulating = append(regulating, k)
+		}
+	}
 	lawPos, lawStart := pb[:0], append(sb[:0], 0)
 	for j := range f.Regimes {
-		for k := range f.Laws {
-			if l := &f.Laws[k]; l.RegulatesTransfers && slices.Contains(l.Jurisdictions, f.Regimes[j].ID) {
+		for _, k := range regulating {
+			if slices.Contains(f.Laws[k].Jurisdictions, f.Regimes[j].ID) {
 				lawPos = append(lawPos, k)
 			}
 		}
@@ -218,9 +233,9 @@ func Assess(f *Facts) compliance.Assessment {
 	}
 	// The laws under which some transfer counts, and those under which
 	// one rests on a contract or on nothing, by position in f.Laws.
-	var tb, cb [64]bool
-	transferLaw, contractLaw := tb[:0], cb[:0]
-	if len(f.Laws) > len(tb) {
+	var tlb, clb [64]bool
+	transferLaw, contractLaw := tlb[:0], clb[:0]
+	if len(f.Laws) > len(tlb) {
 		transferLaw, contractLaw = make([]bool, 0, len(f.Laws)), make([]bool, 0, len(f.Laws))
 	}
 	transferLaw, contractLaw = transferLaw[:len(f.Laws)], contractLaw[:len(f.Laws)]
@@ -275,9 +290,14 @@ func governingLawOutside(f *Facts) []string {
 		return nil
 	}
 	country, _, _ := strings.Cut(gl, "-")
+	bit := countryBit(country)
+	regions := jurisdictions().regions // by the catalog positions jpos
 	var out []string
 	for i := range f.Jurisdictions {
-		if !f.regionAt(i).countries.has(country) {
+		if !regions[f.scr.jpos[i]].countries.hasBit(bit) {
+			if out == nil {
+				out = make([]string, 0, len(f.Jurisdictions)-i)
+			}
 			out = append(out, f.Jurisdictions[i].ID)
 		}
 	}

@@ -1,0 +1,129 @@
+package policy
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/policygen/policygen/pkg/compliance"
+)
+
+// withoutPositions is a copy of f whose laws have no position
+// (compliance.Law.Position) and whose jurisdictions no catalog positions
+// (listedAt), as facts made in code: what is worked out from them goes by
+// id and must be what it is by position.
+func withoutPositions(f *Facts) *Facts {
+	g := *f
+	g.scr = factScratch{}
+	g.named, g.namedSet = 0, false
+	g.Laws = nil
+	for _, l := range f.Laws {
+		g.Laws = append(g.Laws, compliance.Law{ID: l.ID, ShortName: l.ShortName, Name: l.Name, Jurisdictions: l.Jurisdictions})
+	}
+	return &g
+}
+
+// TestLawsByPosition: the condition bits, the laws that apply and the
+// listed jurisdictions each covers (prepareLaws) are the same found by
+// position as by id, for one, two and every jurisdiction.
+func TestLawsByPosition(t *testing.T) {
+	c := mustCatalog(t)
+	lib, err := DefaultLibrary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, j := range []string{"US-CA", "EU,UK", matrixCombinations(c)[len(matrixCombinations(c))-1]} {
+		req := Request{Type: "privacy", BusinessName: "Position Ltd", WebsiteURL: "https://position.example",
+			BusinessType: "marketplace", Language: "en", Jurisdiction: j, Format: "markdown",
+			CollectsPayments: true, CollectsUserData: true, UsesAnalytics: true, ThirdPartyServices: serviceMix(c)}
+		completeRequest(&req)
+		st := new(state)
+		if _, _, _, err := st.compose(req, false); err != nil {
+			t.Fatal(err)
+		}
+		f := &st.facts
+		for k, v := range f.Set {
+			if !v {
+				t.Errorf("%s: the facts hold %s false", j, k)
+			}
+		}
+		if f.listedAt() == nil {
+			t.Fatalf("%s: built facts have no catalog positions", j)
+		}
+		g := withoutPositions(f)
+		if g.listedAt() != nil {
+			t.Fatalf("%s: facts made in code have catalog positions", j)
+		}
+		if !f.namedSet || g.namedSet {
+			t.Fatalf("%s: named laws set %v, made in code %v", j, f.namedSet, g.namedSet)
+		}
+		for _, id := range append(slices.Clone(namedLaws), "no-such-law", "us-va") {
+			if got, want := f.HasLaw(id), g.HasLaw(id); got != want {
+				t.Errorf("%s: HasLaw(%s) by bits %v, by id %v", j, id, got, want)
+			}
+			if got, want := f.HasLaw("no-such-law", id), g.HasLaw("no-such-law", id); got != want {
+				t.Errorf("%s: HasLaw(no-such-law, %s) by bits %v, by id %v", j, id, got, want)
+			}
+		}
+		var byPos, byID conditionBits
+		f.conditionBits(&byPos, lib.compiled)
+		g.conditionBits(&byID, lib.compiled)
+		if !slices.Equal(byPos.bits, byID.bits) {
+			t.Errorf("%s: condition bits by position %x, by id %x", j, byPos.bits, byID.bits)
+		}
+		b := &st.b
+		lawIn, lawMask := slices.Clone(b.lawIn), slices.Clone(b.lawMask)
+		if len(f.Jurisdictions) > 1 && !slices.Contains(lawIn, true) {
+			t.Fatalf("%s: no law applies", j)
+		}
+		b.f, b.listedDone = g, false
+		b.prepareLaws()
+		if !slices.Equal(lawIn, b.lawIn) || !slices.Equal(lawMask, b.lawMask) {
+			t.Errorf("%s: laws by position %v %x, by id %v %x", j, lawIn, lawMask, b.lawIn, b.lawMask)
+		}
+		for i := range f.Laws {
+			if got, want := lib.compiled.lawAt(&f.Laws[i]), lib.compiled.lawIndex[f.Laws[i].ID]; got != want {
+				t.Errorf("%s: lawAt %d, lawIndex %d", f.Laws[i].ID, got, want)
+			}
+			if got := lib.compiled.lawAt(&compliance.Law{ID: "no-such-law"}); got != -1 {
+				t.Errorf("lawAt of an unknown law: %d", got)
+			}
+		}
+	}
+}
+
+// TestNamedLaws: each of namedLaws has a bit in Facts.named, once.
+func TestNamedLaws(t *testing.T) {
+	if len(namedLaws) > 64 {
+		t.Fatalf("%d named laws for 64 bits", len(namedLaws))
+	}
+	for i, id := range namedLaws {
+		if slices.Index(namedLaws, id) != i {
+			t.Errorf("%s named twice", id)
+		}
+	}
+}
+
+// TestTransferMechanismsByJurisdiction: the jurisdictions that know a
+// transfer mechanism (jurisdictionTable.mechanisms) are those whose
+// TransferMechanisms name it, and no jurisdiction knows an unknown one.
+func TestTransferMechanismsByJurisdiction(t *testing.T) {
+	js := mustCatalog(t).Jurisdictions
+	jt := jurisdictions()
+	n := 0
+	for m, set := range jt.mechanisms {
+		for p := range js {
+			if got, want := set.has(p), slices.Contains(js[p].TransferMechanisms, m); got != want {
+				t.Errorf("%s knows %s: %v, want %v", js[p].ID, m, got, want)
+			}
+			if set.has(p) {
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no jurisdiction knows a transfer mechanism")
+	}
+	if jt.mechanisms["no-such-mechanism"] != nil {
+		t.Error("an unknown mechanism is known")
+	}
+}
