@@ -242,7 +242,9 @@ func (e *escapeMemo) get(s string) *literal {
 	return e.probe(unsafe.StringData(s), len(s))
 }
 
-// probe is get for the string of n bytes at p.
+// probe is get for the string of n bytes at p: small enough to be
+// inlined into the renderers' loops over runs, which look up every plain
+// run of memoMinLen bytes or more.
 func (e *escapeMemo) probe(p *byte, n int) *literal {
 	for i := e.slot(p); ; i = (i + 1) & (len(e.slots) - 1) {
 		sl := &e.slots[i]
@@ -253,18 +255,6 @@ func (e *escapeMemo) probe(p *byte, n int) *literal {
 			return nil
 		}
 	}
-}
-
-// first is the literal at the slot where the search for s starts, when
-// it is s (where get usually finds it), else nil: a lookup small enough
-// to be inlined into the renderers' loops, which try it on a plain run
-// before they call out to escape it.
-func (e *escapeMemo) first(s string) *literal {
-	p := unsafe.StringData(s)
-	if sl := &e.slots[e.slot(p)]; sl.p == p && sl.n == len(s) {
-		return sl.lit
-	}
-	return nil
 }
 
 // addCatalog remembers the catalog's text that documents quote whole:
@@ -557,10 +547,10 @@ func mdSpecialIndex(s string) int {
 
 // appendMDInlines appends ins in Markdown. A plain run costs its
 // dispatch more than its escaping: most are the library's text carrying
-// its escaped form (Inline.esc), a string the escape memo holds at the
-// first slot it looks in, or a few bytes (a period, a separator, a
-// capital split off) with nothing to escape. The loop copies those
-// itself and calls out (appendMDText) for the rest.
+// its escaped form (Inline.esc), a string the escape memo holds, or a
+// few bytes (a period, a separator, a capital split off) with nothing to
+// escape. The loop copies those itself, looking the memo up without a
+// call, and calls out only to escape the rest.
 func (r *renderer) appendMDInlines(b []byte, ins []Inline) []byte {
 	for i := range ins {
 		in := &ins[i]
@@ -575,11 +565,11 @@ func (r *renderer) appendMDInlines(b []byte, ins []Inline) []byte {
 					b = append(b, t...)
 					continue
 				}
-			} else if l := r.memo.first(t); l != nil {
+			} else if l := r.memo.probe(unsafe.StringData(t), len(t)); l != nil {
 				b = append(b, l.md...)
 				continue
 			}
-			b = r.appendMDText(b, in.Text)
+			b = appendMDEscape(b, in.Text)
 		case Link:
 			b = r.appendMDLink(b, in)
 		case Missing:
@@ -763,11 +753,11 @@ func (r *renderer) appendHTMLInlines(b []byte, ins []Inline) []byte {
 					b = append(b, t...)
 					continue
 				}
-			} else if l := r.memo.first(t); l != nil {
+			} else if l := r.memo.probe(unsafe.StringData(t), len(t)); l != nil {
 				b = append(b, l.html...)
 				continue
 			}
-			b = r.appendHTMLText(b, in.Text)
+			b = appendHTMLEscape(b, in.Text)
 		case Link:
 			b = r.appendHTMLLink(b, in)
 		case Missing:
