@@ -60,6 +60,18 @@ type renderer struct {
 	written [16]linkSpan
 }
 
+// setMemos takes doc's memos, with an empty escape memo for a document
+// without one, so that the renderers need not test for it.
+func (r *renderer) setMemos(doc *Document) {
+	r.memo, r.links = doc.escaped, doc.links
+	if r.memo == nil {
+		r.memo = &noMemo
+	}
+}
+
+// noMemo is an escape memo that holds nothing.
+var noMemo = escapeMemo{slots: make([]memoSlot, 1)}
+
 // linkSpan is a link (its address's and its text's memory) written at
 // b[start:end].
 type linkSpan struct {
@@ -230,7 +242,9 @@ func (e *escapeMemo) get(s string) *literal {
 	return e.probe(unsafe.StringData(s), len(s))
 }
 
-// probe is get for the string of n bytes at p.
+// probe is get for the string of n bytes at p: small enough to be
+// inlined into the renderers' loops over runs, which look up every plain
+// run of memoMinLen bytes or more.
 func (e *escapeMemo) probe(p *byte, n int) *literal {
 	for i := e.slot(p); ; i = (i + 1) & (len(e.slots) - 1) {
 		sl := &e.slots[i]
@@ -241,16 +255,6 @@ func (e *escapeMemo) probe(p *byte, n int) *literal {
 			return nil
 		}
 	}
-}
-
-// first is the literal at the slot where the search for the string of n
-// bytes at p starts, when it is that string (where get usually finds
-// it), else nil: a lookup small enough to be inlined.
-func (e *escapeMemo) first(p *byte, n int) *literal {
-	if sl := &e.slots[e.slot(p)]; sl.p == p && sl.n == n {
-		return sl.lit
-	}
-	return nil
 }
 
 // addCatalog remembers the catalog's text that documents quote whole:
@@ -305,12 +309,10 @@ func (m memoBuilder) addCatalogLinks(c *catalog.Catalog) {
 	}
 }
 
-// appendMDText appends s escaped for Markdown.
+// appendMDText appends s escaped for Markdown: from the memo, when it
+// holds s, else scanned.
 func (r *renderer) appendMDText(b []byte, s string) []byte {
-	if len(s) >= memoMinLen && r.memo != nil {
-		if l := r.memo.first(unsafe.StringData(s), len(s)); l != nil {
-			return append(b, l.md...)
-		}
+	if len(s) >= memoMinLen {
 		if l := r.memo.probe(unsafe.StringData(s), len(s)); l != nil {
 			return append(b, l.md...)
 		}
@@ -318,12 +320,9 @@ func (r *renderer) appendMDText(b []byte, s string) []byte {
 	return appendMDEscape(b, s)
 }
 
-// appendHTMLText appends s escaped for HTML.
+// appendHTMLText appends s escaped for HTML, as appendMDText does.
 func (r *renderer) appendHTMLText(b []byte, s string) []byte {
-	if len(s) >= memoMinLen && r.memo != nil {
-		if l := r.memo.first(unsafe.StringData(s), len(s)); l != nil {
-			return append(b, l.html...)
-		}
+	if len(s) >= memoMinLen {
 		if l := r.memo.probe(unsafe.StringData(s), len(s)); l != nil {
 			return append(b, l.html...)
 		}
@@ -546,6 +545,12 @@ func mdSpecialIndex(s string) int {
 	return -1
 }
 
+// appendMDInlines appends ins in Markdown. A plain run costs its
+// dispatch more than its escaping: most are the library's text carrying
+// its escaped form (Inline.esc), a string the escape memo holds, or a
+// few bytes (a period, a separator, a capital split off) with nothing to
+// escape. The loop copies those itself, looking the memo up without a
+// call, and calls out only to escape the rest.
 func (r *renderer) appendMDInlines(b []byte, ins []Inline) []byte {
 	for i := range ins {
 		in := &ins[i]
@@ -555,7 +560,16 @@ func (r *renderer) appendMDInlines(b []byte, ins []Inline) []byte {
 				b = append(b, in.URL...)
 				continue
 			}
-			b = r.appendMDText(b, in.Text)
+			if t := in.Text; len(t) < memoMinLen {
+				if mdSpecialIndex(t) < 0 {
+					b = append(b, t...)
+					continue
+				}
+			} else if l := r.memo.probe(unsafe.StringData(t), len(t)); l != nil {
+				b = append(b, l.md...)
+				continue
+			}
+			b = appendMDEscape(b, in.Text)
 		case Link:
 			b = r.appendMDLink(b, in)
 		case Missing:
@@ -632,7 +646,7 @@ func (r *renderer) appendMDBlock(b []byte, ins []Inline) []byte {
 }
 
 func (r *renderer) markdown(b []byte, doc *Document) []byte {
-	r.memo, r.links = doc.escaped, doc.links
+	r.setMemos(doc)
 	b = append(b, "# "...)
 	b = r.appendMDInlines(b, doc.Title)
 	for i := range doc.Blocks {
@@ -724,6 +738,7 @@ var (
 	htmlEscapeIndex = [256]uint8{'<': 1, '>': 2, '&': 3, '\'': 4, '"': 5}
 )
 
+// appendHTMLInlines appends ins in HTML, as appendMDInlines does.
 func (r *renderer) appendHTMLInlines(b []byte, ins []Inline) []byte {
 	for i := range ins {
 		in := &ins[i]
@@ -733,7 +748,16 @@ func (r *renderer) appendHTMLInlines(b []byte, ins []Inline) []byte {
 				b = append(b, in.URL...)
 				continue
 			}
-			b = r.appendHTMLText(b, in.Text)
+			if t := in.Text; len(t) < memoMinLen {
+				if htmlSpecialIndex(t) < 0 {
+					b = append(b, t...)
+					continue
+				}
+			} else if l := r.memo.probe(unsafe.StringData(t), len(t)); l != nil {
+				b = append(b, l.html...)
+				continue
+			}
+			b = appendHTMLEscape(b, in.Text)
 		case Link:
 			b = r.appendHTMLLink(b, in)
 		case Missing:
@@ -779,7 +803,7 @@ func (r *renderer) writeHTMLLink(b []byte, in *Inline) []byte {
 }
 
 func (r *renderer) html(b []byte, doc *Document, language string) []byte {
-	r.memo, r.links = doc.escaped, doc.links
+	r.setMemos(doc)
 	b = append(b, `<article class="policy" lang="`...)
 	b = appendHTMLEscape(b, language)
 	b = append(b, "\">\n<h1>"...)

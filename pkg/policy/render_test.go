@@ -135,3 +135,46 @@ func TestRuneCount(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderPlainRuns checks that every kind of plain run the renderers'
+// loops tell apart (a short one with or without a byte to escape, a string
+// the escape memo holds, a copy of it, which the memo does not hold, any
+// other text) renders as its text escaped, in Markdown and HTML, with the
+// library's escape memo and without one.
+func TestRenderPlainRuns(t *testing.T) {
+	lib, err := DefaultLibrary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	memo := lib.compiled.escaped["en"]
+	heading := lib.Texts["en"].Sections["contact"]
+	if memo.get(heading) == nil {
+		t.Fatalf("the escape memo lacks the section heading %q", heading)
+	}
+	texts := []string{"Yes", "S", ".", "", "1234567", heading, strings.Clone(heading), "a text with <specials> & *stars*"}
+	for _, c := range mdSpecial + `<>&'"` {
+		texts = append(texts, string(c), "ab"+string(c)+"cd", "abcdefg"+string(c))
+	}
+	var runs []Inline
+	var md, html strings.Builder
+	for _, s := range texts {
+		runs = append(runs, Inline{Kind: Plain, Text: s})
+		md.WriteString(mdEscape(s))
+		html.WriteString(htmlEscape(s))
+	}
+	doc := &Document{
+		Title:   []Inline{{Kind: Plain, Text: "T"}},
+		Blocks:  []Block{{Kind: Heading, Level: 3, Inlines: runs}},
+		escaped: memo,
+	}
+	bare := *doc
+	bare.escaped = nil
+	for _, d := range []*Document{doc, &bare} {
+		if got, _ := Render(d, "markdown", "en"); !strings.Contains(got, "### "+md.String()+"\n") {
+			t.Errorf("markdown (memo %t): got\n%s\nwant the heading\n%s", d.escaped != nil, got, md.String())
+		}
+		if got, _ := Render(d, "html", "en"); !strings.Contains(got, "<h3>"+html.String()+"</h3>") {
+			t.Errorf("html (memo %t): got\n%s\nwant the heading\n%s", d.escaped != nil, got, html.String())
+		}
+	}
+}
