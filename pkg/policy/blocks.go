@@ -630,15 +630,11 @@ func (b *builder) makeTransferTable(i int) Block {
 	b.newTable(&t, "service", "country", "adequacy", "safeguard")
 	t.header[2] = b.str(b.jlabel("table.adequacy"))
 	var (
-		labelled                       bool
-		adequacyYes, safeguardAdequacy string
-		adequacyDPF, safeguardDPF      string
-		adequacyNo, adequacyUnknown    string
-		safeguardAlso, safeguardNone   string
-		adequacyCells                  [4][]Inline // by adequacy's label, made when first used
-		ab                             [16]string  // a row's access countries
-		nb                             [8]string   // a row's named mechanisms
-		cb                             [24]Inline  // a row's safeguard cell
+		w             transferWords // looked up for the first row
+		labelled      bool
+		adequacyCells [4][]Inline // by adequacy's label, made when first used
+		ab            [16]string  // a row's access countries
+		sc            safeguardCells
 	)
 	names, countries := b.transferCells()
 	for k := range b.f.Services {
@@ -648,11 +644,7 @@ func (b *builder) makeTransferTable(i int) Block {
 			continue
 		}
 		if !labelled {
-			labelled = true
-			adequacyYes, safeguardAdequacy = b.jlabel("adequacy.yes"), b.jlabel("safeguard.adequacy")
-			adequacyDPF, safeguardDPF = b.jlabel("adequacy.dpf"), b.jlabel("safeguard.dpf")
-			adequacyNo, adequacyUnknown = b.jlabel("adequacy.no"), b.label("adequacy.unknown")
-			safeguardAlso, safeguardNone = b.label("safeguard.also"), b.label("safeguard.unknown")
+			w, labelled = b.transferWords(), true
 		}
 		country := countries[k]
 		access := ab[:0]
@@ -664,46 +656,116 @@ func (b *builder) makeTransferTable(i int) Block {
 		if len(access) > 0 {
 			country = b.labelInlines("transfer.access", extra{phCountry, country}, extra{phAccess, b.join(access)})
 		}
-		var adequacy, safeguard string
-		ak := 0
+		var adequacy string
+		ak, sk := 0, safeguardOther
 		switch basis {
 		case basisAdequacy:
-			adequacy, safeguard = adequacyYes, safeguardAdequacy
+			adequacy, sk = w.adequacyYes, safeguardAdequacy
 		case basisDPF:
-			adequacy, safeguard, ak = adequacyDPF, safeguardDPF, 1
+			adequacy, ak, sk = w.adequacyDPF, 1, safeguardDPF
 		default:
-			adequacy, ak = adequacyNo, 2
+			adequacy, ak = w.adequacyNo, 2
 			if s.ProviderCountry == "" {
-				adequacy, ak = adequacyUnknown, 3
+				adequacy, ak = w.adequacyUnknown, 3
 			}
 		}
 		if adequacyCells[ak] == nil {
 			adequacyCells[ak] = b.str(adequacy)
 		}
-		named := nb[:0]
-		// The implied certification is the DPF basis, never named here.
-		for _, m := range b.f.statedOf(i, k) {
-			if m != j.Certification {
-				named = append(named, b.mechanism(m))
-			}
-		}
-		// The cell is composed in cb and copied once.
-		cell := cb[:0]
-		switch {
-		case len(named) > 0 && safeguard != "":
-			cell = append(cell, plain(safeguard), plain("; "), plain(safeguardAlso), plain(" "))
-			cell = append(b.appendJoin(cell, named, sepLast), plain("."))
-		case len(named) > 0:
-			cell = append(b.appendJoin(cell, named, sepLast), plain("."))
-			cell = appendCaseFirst(cell, 0, true)
-		case safeguard == "":
-			cell = append(cell, plain(safeguardNone), plain("."))
-		default:
-			cell = append(cell, plain(safeguard), plain("."))
-		}
-		t.row(names[k], country, adequacyCells[ak], b.ins.copy(cell))
+		t.row(names[k], country, adequacyCells[ak], sc.cell(b, &w, j, sk, b.f.statedOf(i, k)))
 	}
 	return t.block()
+}
+
+// transferWords are the words of a transfer table in the current
+// regime's wording, looked up when a table first has a row.
+type transferWords struct {
+	adequacyYes, adequacyDPF, adequacyNo, adequacyUnknown string
+	// safeguard holds the safeguards' names by safeguardAdequacy etc.
+	safeguard                    [numSafeguards]string
+	safeguardAlso, safeguardNone string
+}
+
+// Safeguards a transfer table's cell starts with, by the transfer's basis
+// (transferWords.safeguard): the adequacy decision, the DPF, or none but
+// the mechanisms stated.
+const (
+	safeguardAdequacy = iota
+	safeguardDPF
+	safeguardOther
+	numSafeguards
+)
+
+func (b *builder) transferWords() transferWords {
+	w := transferWords{
+		adequacyYes: b.jlabel("adequacy.yes"), adequacyDPF: b.jlabel("adequacy.dpf"),
+		adequacyNo: b.jlabel("adequacy.no"), adequacyUnknown: b.label("adequacy.unknown"),
+		safeguardAlso: b.label("safeguard.also"), safeguardNone: b.label("safeguard.unknown"),
+	}
+	w.safeguard[safeguardAdequacy], w.safeguard[safeguardDPF] = b.jlabel("safeguard.adequacy"), b.jlabel("safeguard.dpf")
+	return w
+}
+
+// safeguardCells are the safeguard cells of one transfer table, each
+// made once: most services of a table rest on the same safeguard and
+// state the same mechanisms (a table of 25 rows has a handful of
+// distinct cells), and composing one names each mechanism.
+type safeguardCells struct {
+	n     int
+	cells [8]safeguardCell
+}
+
+type safeguardCell struct {
+	safeguard int      // safeguardAdequacy etc.
+	stated    []string // the mechanisms stated (Facts.statedOf)
+	cell      []Inline
+}
+
+// cell is the safeguard cell for safeguard sk (safeguardAdequacy etc.)
+// and the mechanisms stated under regime j, made when first asked for.
+func (sc *safeguardCells) cell(b *builder, w *transferWords, j *catalog.Jurisdiction, sk int, stated []string) []Inline {
+	for k := range sc.n {
+		if c := &sc.cells[k]; c.safeguard == sk && slices.Equal(c.stated, stated) {
+			return c.cell
+		}
+	}
+	cell := b.safeguardCell(w, j, w.safeguard[sk], stated)
+	if sc.n < len(sc.cells) {
+		sc.cells[sc.n] = safeguardCell{sk, stated, cell}
+		sc.n++
+	}
+	return cell
+}
+
+// safeguardCell says what a transfer out of regime j's region rests on:
+// safeguard (empty for none but those stated) and the mechanisms stated
+// for it, but for the implied certification, which is the DPF basis and
+// never named here.
+func (b *builder) safeguardCell(w *transferWords, j *catalog.Jurisdiction, safeguard string, stated []string) []Inline {
+	var (
+		nb [8]string  // the named mechanisms
+		cb [24]Inline // the cell, composed here and copied once
+	)
+	named := nb[:0]
+	for _, m := range stated {
+		if m != j.Certification {
+			named = append(named, b.mechanism(m))
+		}
+	}
+	cell := cb[:0]
+	switch {
+	case len(named) > 0 && safeguard != "":
+		cell = append(cell, plain(safeguard), plain("; "), plain(w.safeguardAlso), plain(" "))
+		cell = append(b.appendJoin(cell, named, sepLast), plain("."))
+	case len(named) > 0:
+		cell = append(b.appendJoin(cell, named, sepLast), plain("."))
+		cell = appendCaseFirst(cell, 0, true)
+	case safeguard == "":
+		cell = append(cell, plain(w.safeguardNone), plain("."))
+	default:
+		cell = append(cell, plain(safeguard), plain("."))
+	}
+	return b.ins.copy(cell)
 }
 
 // transferCells are the name and country cells of the facts' services
