@@ -289,17 +289,10 @@ func (f *Facts) hasServiceCategory(id string) bool {
 }
 
 // categoryName is the name of the data category at position k of the
-// facts' categories, looked up once per document: the tables name each
-// category many times (in the services table, once per service that
-// receives it).
+// facts' categories (compiled with the library: the tables name each
+// category many times).
 func (b *builder) categoryName(k int) string {
-	if len(b.categoryNames) < len(b.f.Categories) {
-		b.categoryNames = append(b.categoryNames[:0], make([]string, len(b.f.Categories))...)
-	}
-	if b.categoryNames[k] == "" {
-		b.categoryNames[k] = b.label2("category.", b.f.Categories[k].ID)
-	}
-	return b.categoryNames[k]
+	return b.words.categories[b.f.Categories[k].pos]
 }
 
 // categoriesIn lists in prose, in the facts' (catalog) order, the names of
@@ -1256,15 +1249,7 @@ func (b *builder) recipientKinds() (kinds []int, names []string) {
 	return kinds, names
 }
 
-// purposeLabel holds, for one of the facts' purposes, the labels that
-// tables repeat (purpose.<id>, purpose.<id>.short, purpose.<id>.ccpa),
-// each looked up once per document, when first asked for.
-type purposeLabel struct {
-	labels [3]string
-	have   [3]bool
-}
-
-// Indexes of purposeLabel.labels, with the key suffix of each.
+// Indexes of purposeWords.labels, with the key suffix of each.
 const (
 	purposeName = iota
 	purposeShort
@@ -1274,18 +1259,10 @@ const (
 var purposeLabelSuffix = [3]string{"", ".short", ".ccpa"}
 
 // purposeLabel is label kind (purposeName, purposeShort, purposeCCPA) of
-// the purpose at position i of the facts' purposes.
+// the purpose at position i of the facts' purposes (compiled with the
+// library: the tables repeat them).
 func (b *builder) purposeLabel(i, kind int) string {
-	if !b.purposeLabelsSet {
-		b.purposeLabelsSet = true
-		b.purposeNames = append(b.purposeNames[:0], make([]purposeLabel, len(b.f.Purposes))...)
-	}
-	pl := &b.purposeNames[i]
-	if !pl.have[kind] {
-		pl.have[kind] = true
-		pl.labels[kind] = b.label3("purpose.", b.f.Purposes[i].ID, purposeLabelSuffix[kind])
-	}
-	return pl.labels[kind]
+	return b.words.purposes[b.f.Purposes[i].pos].labels[kind]
 }
 
 // serviceCategory is the name of the category of the service at position

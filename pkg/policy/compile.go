@@ -304,6 +304,66 @@ type compiledLibrary struct {
 	requirementLaw []int
 	laws           []string       // law ids, in compliance.Laws order
 	lawIndex       map[string]int // position in laws by id
+	// words holds, by language, the words documents take from the labels
+	// for the catalog's jurisdictions, purposes and data categories.
+	words map[string]*catalogWords
+}
+
+// catalogWords are the labels of the catalog's entries in one language,
+// by the entries' catalog positions, looked up when the library is
+// compiled: a document names each of its purposes and categories in
+// several tables, and a document for several jurisdictions speaks of
+// each in its own words (builder.setVars).
+type catalogWords struct {
+	jurisdictions []jurisdictionWords
+	purposes      []purposeWords
+	categories    []string // "category.<id>"
+}
+
+// jurisdictionWords are a catalog jurisdiction's words, as the runs of
+// its placeholders: its region's name (label "region.<id>") and its
+// authority's name and address (nil without one). Documents share them:
+// nothing changes a tree once it is built.
+type jurisdictionWords struct {
+	region, authorityName, authorityURL []Inline
+}
+
+// purposeWords are a purpose's labels: "purpose.<id>" with each suffix
+// of purposeLabelSuffix, by purposeName etc., and its ".withoutData"
+// (what the person cannot have without giving the data) where it has one.
+type purposeWords struct {
+	labels         [3]string
+	withoutData    string
+	hasWithoutData bool
+}
+
+// compileWords makes the words of cat's entries in the language t.
+func compileWords(t *Wording, cat *catalog.Catalog) *catalogWords {
+	w := &catalogWords{
+		jurisdictions: make([]jurisdictionWords, len(cat.Jurisdictions)),
+		purposes:      make([]purposeWords, len(cat.Purposes)),
+		categories:    make([]string, len(cat.DataCategories)),
+	}
+	for i := range cat.Jurisdictions {
+		j := &cat.Jurisdictions[i]
+		jw := &w.jurisdictions[i]
+		jw.region = []Inline{{Kind: Plain, Text: t.Labels["region."+j.ID]}}
+		if a := j.Authority; a != nil {
+			jw.authorityName = []Inline{{Kind: Plain, Text: a.Name}}
+			jw.authorityURL = []Inline{{Kind: Link, Text: a.URL, URL: a.URL}}
+		}
+	}
+	for i := range cat.Purposes {
+		id, pw := cat.Purposes[i].ID, &w.purposes[i]
+		for k, suffix := range purposeLabelSuffix {
+			pw.labels[k] = t.Labels["purpose."+id+suffix]
+		}
+		pw.withoutData, pw.hasWithoutData = t.Labels["purpose."+id+".withoutData"]
+	}
+	for i := range cat.DataCategories {
+		w.categories[i] = t.Labels["category."+cat.DataCategories[i].ID]
+	}
+	return w
 }
 
 // compile derives the compiled library from l and the checklists, with
@@ -317,6 +377,7 @@ func (l *Library) compile(laws []compliance.Law, cat *catalog.Catalog) (*compile
 		conditions:   map[string]int{},
 		requirements: map[string]int{},
 		lawIndex:     map[string]int{},
+		words:        map[string]*catalogWords{},
 	}
 	for li, law := range laws {
 		c.laws = append(c.laws, law.ID)
@@ -341,6 +402,7 @@ func (l *Library) compile(laws []compliance.Law, cat *catalog.Catalog) (*compile
 			}
 		}
 		c.labels[lang] = labels
+		c.words[lang] = compileWords(t, cat)
 		for _, v := range t.Sections { // headings, and their entries in the contents
 			memo.add(v)
 		}

@@ -211,6 +211,9 @@ type builder struct {
 	labels map[string][]segment
 	lib    *compiledLibrary
 	date   time.Time
+	// words are the labels of the catalog's entries in the document's
+	// language (compiledLibrary.words).
+	words *catalogWords
 
 	cond conditionBits
 	// vars are the placeholder values the current clause uses: base, or
@@ -265,15 +268,10 @@ type builder struct {
 	// transferNames and transferCountries are transferCells'.
 	transferNames, transferCountries [][]Inline
 	transferCellsDone                bool
-	// purposeNames are the labels of f.Purposes (purposeLabel).
-	purposeNames     []purposeLabel
-	purposeLabelsSet bool
 	// countries are the names of countries by countryBit, in the
 	// language countriesOf (country).
 	countries   [26 * 26]string
 	countriesOf *Wording
-	// categoryNames are the names of f.Categories (categoryName).
-	categoryNames []string
 	// categoryAt and purposeAt are the indexes in f.Categories and
 	// f.Purposes by catalog position, -1 for none (indexPositions).
 	categoryAt, purposeAt []int
@@ -362,9 +360,7 @@ func (b *builder) reset() {
 	b.transferTables = b.transferTables[:0]
 	b.purposeRows = b.purposeRows[:0]
 	b.transferCellsDone = false
-	b.purposeLabelsSet = false
 	b.exampleCache = b.exampleCache[:0]
-	b.categoryNames = b.categoryNames[:0]
 	b.categoryAt, b.purposeAt, b.positionsSet = b.categoryAt[:0], b.purposeAt[:0], false
 	b.regime = nil
 }
@@ -757,10 +753,8 @@ func (b *builder) setVars() {
 	var wb [24]string
 	without := wb[:0]
 	for pi := range f.Purposes {
-		p := &f.Purposes[pi]
-		var buf [96]byte
-		if w, ok := b.t.Labels[string(append(append(append(buf[:0], "purpose."...), p.ID...), ".withoutData"...))]; ok {
-			without = append(without, w)
+		if w := &b.words.purposes[f.Purposes[pi].pos]; w.hasWithoutData {
+			without = append(without, w.withoutData)
 		}
 	}
 	set(phProvisionExamples, b.joinWith(without, sepLastOr))
@@ -818,7 +812,8 @@ func (b *builder) setVars() {
 		}
 		rv := &b.byJurisdiction[i]
 		*rv = *v
-		rv[phRegion] = value{ins: b.str(b.label2("region.", r.ID)), ok: true}
+		w := &b.words.jurisdictions[f.scr.jpos[i]]
+		rv[phRegion] = value{ins: w.region, ok: true}
 		li := lastLaw[i]
 		if i >= 64 { // beyond listedBits: a list built in code
 			for k, l := range f.Laws {
@@ -831,9 +826,9 @@ func (b *builder) setVars() {
 			rv[phLawName] = value{ins: b.str(b.lawNames[li]), ok: true}
 			rv[phLawShort] = value{ins: b.str(b.label2("lawShort.", f.Laws[li].ID)), ok: true}
 		}
-		if a := r.Authority; a != nil {
-			rv[phAuthorityName] = value{ins: b.str(a.Name), ok: true}
-			rv[phAuthorityURL] = value{ins: b.linkTo(a.URL, a.URL), ok: true}
+		if w.authorityName != nil {
+			rv[phAuthorityName] = value{ins: w.authorityName, ok: true}
+			rv[phAuthorityURL] = value{ins: w.authorityURL, ok: true}
 		}
 		if rep := f.representativeFor(r); rep != "" {
 			rv[phRepresentative] = value{ins: b.str(userText(rep)), ok: true}
@@ -853,7 +848,7 @@ func (b *builder) setVars() {
 		for i := range f.Regimes {
 			r := &f.Regimes[i]
 			rv := &b.byJurisdiction[jurisdictionIndex(f.Jurisdictions, r.ID)]
-			regions = append(regions, b.label2("region.", r.ID))
+			regions = append(regions, rv[phRegion].ins[0].Text)
 			if n := rv[phLawName]; n.ok {
 				names, shorts = append(names, n.ins[0].Text), append(shorts, rv[phLawShort].ins[0].Text)
 			}
@@ -1097,6 +1092,7 @@ func (b *builder) clauseJurisdiction(c *compiledClause) int {
 // jurisdictions, several hundred entries of six strings each are more
 // than half of what it would allocate beyond its text.
 func (b *builder) build(p *program, applicable []*compliance.Requirement, doc *Document, evidence bool) error {
+	b.words = b.lib.words[b.t.Language]
 	b.prepareWords()
 	b.setVars()
 	b.f.conditionBits(&b.cond, b.lib)
