@@ -344,16 +344,44 @@ func (b *builder) indexPositions() {
 
 // receivedBy lists in prose, in catalog order, the names of the data
 // categories the service at position i of the facts' services receives
-// here (a host only what the website collects).
+// here (a host only what the website collects). Services that receive
+// the same categories share the cell, made once per document: most
+// receive the few that every website collects.
 func (b *builder) receivedBy(i int) []Inline {
+	cats := b.f.Categories
+	var received uint64 // by position in cats, when they fit a word
+	for k := range cats {
+		if k < 64 && cats[k].recipientSet.has(i) {
+			received |= 1 << k
+		}
+	}
+	memo := len(cats) <= 64
+	if memo {
+		for _, c := range b.receivedCells {
+			if c.received == received {
+				return c.cell
+			}
+		}
+	}
 	var nb [32]string
 	names := nb[:0]
-	for k := range b.f.Categories {
-		if b.f.Categories[k].recipientSet.has(i) {
+	for k := range cats {
+		if cats[k].recipientSet.has(i) {
 			names = append(names, b.categoryName(k))
 		}
 	}
-	return b.join(names)
+	cell := b.join(names)
+	if memo {
+		b.receivedCells = append(b.receivedCells, receivedCell{received, cell})
+	}
+	return cell
+}
+
+// receivedCell is a cell of receivedBy: the categories received, as bits
+// by position in the facts' categories, named.
+type receivedCell struct {
+	received uint64
+	cell     []Inline
 }
 
 func genCategories(b *builder) {
@@ -505,10 +533,10 @@ func (b *builder) role(s *ServiceFact) []Inline {
 	}
 	switch len(roles) {
 	case 0:
-		return b.str(b.label("role.unknown"))
+		return b.roleCell("unknown")
 	case 1:
 		if withRole == len(s.Purposes) {
-			return b.str(b.label2("role.", roles[0]))
+			return b.roleCell(roles[0])
 		}
 	}
 	var pb [8][]Inline
@@ -528,6 +556,24 @@ func (b *builder) role(s *ServiceFact) []Inline {
 			extra{phRole, b.str(b.label2("role.", r))}, extra{phPurposes, b.joinLower(names)}))
 	}
 	return b.cat(parts...)
+}
+
+// roleCell is the cell naming role r ("role.<r>"), made once per
+// document: the services table repeats a few roles row after row.
+func (b *builder) roleCell(r string) []Inline {
+	for _, c := range b.roleCells {
+		if c.role == r {
+			return c.cell
+		}
+	}
+	cell := b.str(b.label2("role.", r))
+	b.roleCells = append(b.roleCells, roleCell{r, cell})
+	return cell
+}
+
+type roleCell struct {
+	role string
+	cell []Inline
 }
 
 // roleFor is the provider's role for purpose p. Joint controllership is
@@ -1233,8 +1279,13 @@ func (b *builder) ccpaGroups() []ccpaGroup {
 
 // recipientKinds numbers the names of the services' categories
 // (serviceCategory), each name once: kinds holds each service's number,
-// by its position in the facts' services, and names the names.
+// by its position in the facts' services, and names the names. Worked
+// out once per document (setVars and ccpaGroups read them).
 func (b *builder) recipientKinds() (kinds []int, names []string) {
+	if b.kindsDone {
+		return b.kindOf, b.kindNames
+	}
+	b.kindsDone = true
 	kinds, names = b.kindOf[:0], b.kindNames[:0]
 	for i := range b.f.Services {
 		n := b.serviceCategory(i)

@@ -101,3 +101,94 @@ func TestCatalogWords(t *testing.T) {
 		}
 	}
 }
+
+// composeState composes req in fresh memory and returns the state, whose
+// builder holds the document's words.
+func composeState(t *testing.T, req Request) *state {
+	t.Helper()
+	completeRequest(&req)
+	st := new(state)
+	if _, _, _, err := st.compose(req, false); err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// TestSharedCells: the services table's cells of the categories a
+// service receives and of its role are made once per document and
+// shared by the services they are the same for, and read as made anew.
+func TestSharedCells(t *testing.T) {
+	c := mustCatalog(t)
+	st := composeState(t, Request{Type: "privacy", BusinessName: "Cells Ltd", WebsiteURL: "https://cells.example", BusinessType: "marketplace",
+		Language: "en", Jurisdiction: "EU", Format: "markdown", CollectsPayments: true, CollectsUserData: true,
+		UsesAnalytics: true, ThirdPartyServices: serviceMix(c)})
+	b := &st.b
+	f := b.f
+	shared := 0
+	for i := range f.Services {
+		var names []string
+		for k := range f.Categories {
+			if f.Categories[k].recipientSet.has(i) {
+				names = append(names, b.categoryName(k))
+			}
+		}
+		got := b.receivedBy(i)
+		if want := inlinesText(b.join(names)); inlinesText(got) != want {
+			t.Errorf("%s receives %q, want %q", f.Services[i].ID, inlinesText(got), want)
+		}
+		for j := range i {
+			if other := b.receivedBy(j); inlinesText(other) == inlinesText(got) {
+				if &other[0] != &got[0] {
+					t.Errorf("%s and %s receive the same categories in cells of their own", f.Services[j].ID, f.Services[i].ID)
+				}
+				shared++
+				break
+			}
+		}
+	}
+	if shared == 0 {
+		t.Error("no two services receive the same categories: the test shows nothing")
+	}
+	p := b.roleCell("processor")
+	if got, want := inlinesText(p), b.label("role.processor"); got != want {
+		t.Errorf("role cell %q, want %q", got, want)
+	}
+	if again := b.roleCell("processor"); &again[0] != &p[0] {
+		t.Error("the same role's cell made twice")
+	}
+	if c := b.roleCell("controller"); inlinesText(c) == inlinesText(p) {
+		t.Errorf("controller reads as processor: %q", inlinesText(c))
+	}
+}
+
+// TestJurisdictionVars: each listed jurisdiction's placeholder values,
+// made when first asked for (after the document has taken the primary
+// jurisdiction's words), differ from the document's only in the
+// jurisdiction's own words.
+func TestJurisdictionVars(t *testing.T) {
+	st := composeState(t, Request{Type: "privacy", BusinessName: "Vars Ltd", WebsiteURL: "https://vars.example", BusinessType: "ecommerce",
+		Language: "en", Jurisdiction: "BR,CH,EU,UK,US-CA,US-VA", Format: "markdown", CollectsUserData: true})
+	b := &st.b
+	own := map[int]bool{phRegion: true, phLawName: true, phLawShort: true, phAuthorityName: true, phAuthorityURL: true, phRepresentative: true}
+	for i := range b.f.Jurisdictions {
+		j := &b.f.Jurisdictions[i]
+		v := b.jurisdictionVars(i)
+		if got, want := inlinesText(v[phRegion].ins), b.label2("region.", j.ID); got != want {
+			t.Errorf("%s: region %q, want %q", j.ID, got, want)
+		}
+		if a := j.Authority; a != nil && inlinesText(v[phAuthorityName].ins) != a.Name {
+			t.Errorf("%s: authority %q, want %q", j.ID, inlinesText(v[phAuthorityName].ins), a.Name)
+		}
+		for ph := range v {
+			if own[ph] {
+				continue
+			}
+			if got, want := v[ph], b.base[ph]; got.ok != want.ok || inlinesText(got.ins) != inlinesText(want.ins) {
+				t.Errorf("%s: {%s} = %q, the document's %q", j.ID, placeholderNames[ph], inlinesText(got.ins), inlinesText(want.ins))
+			}
+		}
+	}
+	if v := b.jurisdictionVars(0); inlinesText(v[phLawShort].ins) != "LGPD" {
+		t.Errorf("Brazil's law is %q, want LGPD", inlinesText(v[phLawShort].ins))
+	}
+}

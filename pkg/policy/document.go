@@ -221,7 +221,15 @@ type builder struct {
 	// document covers several).
 	vars           *vars
 	base           vars
-	byJurisdiction []vars // by position in f.Jurisdictions
+	byJurisdiction []vars // by position in f.Jurisdictions (jurisdictionVars)
+	// jurisdictionMade says which of byJurisdiction are made; noLaw are
+	// the law's words of a jurisdiction without a law of its own with a
+	// name (the document's, as setVars first sets them), and
+	// missingRepresentative the placeholder of one without a
+	// representative, made once.
+	jurisdictionMade      []bool
+	noLaw                 [2]value
+	missingRepresentative []Inline
 	// regime is the jurisdiction whose words the current clause uses
 	// (jlabel, region, law, authority): the primary one, or in a
 	// document for several transfer regimes the regime a clause or table
@@ -259,6 +267,9 @@ type builder struct {
 	ccpaRecipients   ccpaRecipients // ccpaGroups' scratch space
 	kindOf           []int          // recipientKinds'
 	kindNames        []string
+	kindsDone        bool
+	receivedCells    []receivedCell // receivedBy's
+	roleCells        []roleCell     // roleCell's
 	ccpaDone         bool
 	serviceCats      []string            // by service position (serviceCategory)
 	mechanisms       []mechanismName     // the transfer mechanisms named so far (mechanism)
@@ -295,8 +306,10 @@ type builder struct {
 	dateDone          bool
 }
 
-// prepareWords looks up the words the builder uses most.
+// prepareWords looks up the words the builder uses most, and finds the
+// language's words of the catalog (catalogWords).
 func (b *builder) prepareWords() {
+	b.words = b.lib.words[b.t.Language]
 	b.none = b.label("none")
 	b.seps = [numSeps]Inline{
 		sepList:      b.literal(b.label("listSeparator")),
@@ -305,8 +318,8 @@ func (b *builder) prepareWords() {
 		sepSemicolon: b.literal("; "),
 	}
 	b.lawNames = b.lawNames[:0]
-	for _, l := range b.f.Laws {
-		b.lawNames = append(b.lawNames, b.label2("law.", l.ID))
+	for i := range b.f.Laws { // by index: a Law is a dozen words
+		b.lawNames = append(b.lawNames, b.label2("law.", b.f.Laws[i].ID))
 	}
 }
 
@@ -353,6 +366,9 @@ func (b *builder) reset() {
 	b.base = vars{}
 	b.ccpa = b.ccpa[:0]
 	b.ccpaDone = false
+	b.kindsDone = false
+	b.receivedCells = b.receivedCells[:0]
+	b.roleCells = b.roleCells[:0]
 	b.listedDone = false
 	b.serviceCats = b.serviceCats[:0]
 	b.mechanisms = b.mechanisms[:0]
@@ -713,17 +729,17 @@ func (b *builder) setVars() {
 		set(phAuthorityName, b.str(a.Name))
 		set(phAuthorityURL, b.linkTo(a.URL, a.URL))
 	}
-	for i, l := range f.Laws {
+	// The law's words are those of the last law with a name label.
+	for i := len(f.Laws) - 1; i >= 0; i-- {
 		if n := b.lawNames[i]; n != "" {
 			set(phLawName, b.str(n))
-			set(phLawShort, b.str(b.label2("lawShort.", l.ID)))
+			set(phLawShort, b.str(b.label2("lawShort.", f.Laws[i].ID)))
+			break
 		}
 	}
 	var kb [24]string
-	cats := kb[:0]
-	for i := range f.Services {
-		cats = addUnique(cats, b.serviceCategory(i))
-	}
+	_, kinds := b.recipientKinds() // the services' categories, each once
+	cats := append(kb[:0], kinds...)
 	if len(f.Unknown) > 0 {
 		cats = addUnique(cats, b.label("serviceCategory.unknown"))
 	}
@@ -777,13 +793,17 @@ func (b *builder) setVars() {
 	if len(f.Jurisdictions) < 2 {
 		return
 	}
-	// Each listed jurisdiction's words: its region, its law (as in a
-	// document for it alone: its last law with a name label), its
-	// authority and Art. 27 representative.
-	if cap(b.byJurisdiction) < len(f.Jurisdictions) {
-		b.byJurisdiction = make([]vars, len(f.Jurisdictions))
+	// Each listed jurisdiction's words (jurisdictionVars) are made when a
+	// clause or table first speaks of it: a document for many
+	// jurisdictions has clauses of its own for fewer than half of them.
+	n := len(f.Jurisdictions)
+	if cap(b.byJurisdiction) < n {
+		b.byJurisdiction, b.jurisdictionMade = make([]vars, n), make([]bool, n)
 	}
-	b.byJurisdiction = b.byJurisdiction[:len(f.Jurisdictions)]
+	b.byJurisdiction, b.jurisdictionMade = b.byJurisdiction[:n], b.jurisdictionMade[:n]
+	clear(b.jurisdictionMade)
+	b.missingRepresentative = nil
+	b.noLaw = [2]value{v[phLawName], v[phLawShort]}
 	// Each jurisdiction's last law with a name label, found by going
 	// through the laws' lists once (listedBits) rather than searching
 	// every law's list for each jurisdiction.
@@ -793,61 +813,25 @@ func (b *builder) setVars() {
 		lastLaw = append(lastLaw, -1)
 	}
 	b.lastLaw = lastLaw
-	for li, l := range f.Laws {
+	for li := range f.Laws {
 		if b.lawNames[li] == "" {
 			continue
 		}
-		for _, id := range l.Jurisdictions {
+		for _, id := range f.Laws[li].Jurisdictions {
 			for m := listed[id]; m != 0; m &= m - 1 {
 				lastLaw[bits.TrailingZeros64(m)] = li
 			}
 		}
 	}
-	primary := 0
-	var missingRepresentative []Inline // made once, for every jurisdiction without one
-	for i := range f.Jurisdictions {
-		r := &f.Jurisdictions[i]
-		if r.ID == f.Jurisdiction.ID {
-			primary = i
-		}
-		rv := &b.byJurisdiction[i]
-		*rv = *v
-		w := &b.words.jurisdictions[f.scr.jpos[i]]
-		rv[phRegion] = value{ins: w.region, ok: true}
-		li := lastLaw[i]
-		if i >= 64 { // beyond listedBits: a list built in code
-			for k, l := range f.Laws {
-				if b.lawNames[k] != "" && slices.Contains(l.Jurisdictions, r.ID) {
-					li = k
-				}
-			}
-		}
-		if li >= 0 {
-			rv[phLawName] = value{ins: b.str(b.lawNames[li]), ok: true}
-			rv[phLawShort] = value{ins: b.str(b.label2("lawShort.", f.Laws[li].ID)), ok: true}
-		}
-		if w.authorityName != nil {
-			rv[phAuthorityName] = value{ins: w.authorityName, ok: true}
-			rv[phAuthorityURL] = value{ins: w.authorityURL, ok: true}
-		}
-		if rep := f.representativeFor(r); rep != "" {
-			rv[phRepresentative] = value{ins: b.str(userText(rep)), ok: true}
-		} else {
-			if missingRepresentative == nil {
-				missingRepresentative = b.missing("representative")
-			}
-			rv[phRepresentative] = value{ins: missingRepresentative, ok: true}
-		}
-	}
 	// Clauses about no one jurisdiction speak of the primary one's law,
 	// or, with several transfer regimes, of all of them at once.
-	*v = b.byJurisdiction[primary]
+	*v = *b.jurisdictionVars(jurisdictionIndex(f.Jurisdictions, f.Jurisdiction.ID))
 	if len(f.Regimes) > 1 {
 		var rb, nb, sb [8]string
 		regions, names, shorts := rb[:0], nb[:0], sb[:0]
 		for i := range f.Regimes {
 			r := &f.Regimes[i]
-			rv := &b.byJurisdiction[jurisdictionIndex(f.Jurisdictions, r.ID)]
+			rv := b.jurisdictionVars(jurisdictionIndex(f.Jurisdictions, r.ID))
 			regions = append(regions, rv[phRegion].ins[0].Text)
 			if n := rv[phLawName]; n.ok {
 				names, shorts = append(names, n.ins[0].Text), append(shorts, rv[phLawShort].ins[0].Text)
@@ -856,6 +840,57 @@ func (b *builder) setVars() {
 		v[phRegion] = value{ins: b.join(regions), ok: true}
 		v[phLawName] = value{ins: b.join(names), ok: true}
 		v[phLawShort] = value{ins: b.join(shorts), ok: true}
+	}
+}
+
+// jurisdictionVars are the placeholder values of the i-th listed
+// jurisdiction's clauses, made when first asked for: the document's,
+// with its region, its law (as in a document for it alone: its last law
+// with a name label), its authority and its Art. 27 representative.
+// Only those differ from the document's (b.base), before and after
+// setVars gives the document the primary jurisdiction's words, so they
+// are made from either.
+func (b *builder) jurisdictionVars(i int) *vars {
+	if !b.jurisdictionMade[i] {
+		b.makeJurisdictionVars(i)
+	}
+	return &b.byJurisdiction[i]
+}
+
+// makeJurisdictionVars makes jurisdictionVars(i).
+func (b *builder) makeJurisdictionVars(i int) {
+	rv := &b.byJurisdiction[i]
+	b.jurisdictionMade[i] = true
+	f := b.f
+	r := &f.Jurisdictions[i]
+	*rv = b.base
+	w := &b.words.jurisdictions[f.scr.jpos[i]]
+	rv[phRegion] = value{ins: w.region, ok: true}
+	li := b.lastLaw[i]
+	if i >= 64 { // beyond listedBits: a list built in code
+		for k := range f.Laws {
+			if b.lawNames[k] != "" && slices.Contains(f.Laws[k].Jurisdictions, r.ID) {
+				li = k
+			}
+		}
+	}
+	if li >= 0 {
+		rv[phLawName] = value{ins: b.str(b.lawNames[li]), ok: true}
+		rv[phLawShort] = value{ins: b.str(b.label2("lawShort.", f.Laws[li].ID)), ok: true}
+	} else {
+		rv[phLawName], rv[phLawShort] = b.noLaw[0], b.noLaw[1]
+	}
+	if w.authorityName != nil {
+		rv[phAuthorityName] = value{ins: w.authorityName, ok: true}
+		rv[phAuthorityURL] = value{ins: w.authorityURL, ok: true}
+	}
+	if rep := f.representativeFor(r); rep != "" {
+		rv[phRepresentative] = value{ins: b.str(userText(rep)), ok: true}
+	} else {
+		if b.missingRepresentative == nil { // made once, for every jurisdiction without one
+			b.missingRepresentative = b.missing("representative")
+		}
+		rv[phRepresentative] = value{ins: b.missingRepresentative, ok: true}
 	}
 }
 
@@ -1055,7 +1090,7 @@ func (b *builder) useJurisdiction(r *catalog.Jurisdiction) {
 // current, or the document's own for i < 0.
 func (b *builder) useJurisdictionAt(i int) {
 	if i >= 0 && i < len(b.byJurisdiction) {
-		b.regime, b.vars = &b.f.Jurisdictions[i], &b.byJurisdiction[i]
+		b.regime, b.vars = &b.f.Jurisdictions[i], b.jurisdictionVars(i)
 		return
 	}
 	b.regime, b.vars = &b.f.Jurisdiction, &b.base
@@ -1092,7 +1127,6 @@ func (b *builder) clauseJurisdiction(c *compiledClause) int {
 // jurisdictions, several hundred entries of six strings each are more
 // than half of what it would allocate beyond its text.
 func (b *builder) build(p *program, applicable []*compliance.Requirement, doc *Document, evidence bool) error {
-	b.words = b.lib.words[b.t.Language]
 	b.prepareWords()
 	b.setVars()
 	b.f.conditionBits(&b.cond, b.lib)
