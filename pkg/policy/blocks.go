@@ -51,14 +51,64 @@ type table struct {
 	rows   [][][]Inline
 }
 
-// newTable starts a table with the labels table.<key> as its header.
-func (b *builder) newTable(t *table, keys ...string) {
+// newTable starts a table with header h, its cells compiled with the
+// library (headerCells). Tables share them: nothing changes a tree once
+// it is built (a table that changes a cell copies the header first).
+func (b *builder) newTable(t *table, h *tableHeader) {
 	t.b = b
-	t.header = b.cells.alloc(len(keys))
-	for i, k := range keys {
-		t.header[i] = b.str(b.label2("table.", k))
-	}
+	t.header = b.words.headers[h.n]
 	t.rows = b.rowBuf[:0]
+}
+
+// tableHeader is a table's columns: the keys of their labels
+// (table.<key>). Each language's header cells are compiled with the
+// library (catalogWords.headers, by n): every document has tables, and
+// each table's header had looked its labels up and made its cells again.
+type tableHeader struct {
+	n    int // its position in tableHeaders
+	keys []string
+}
+
+// tableHeaders are the headers of every table, in the order of their
+// declarations.
+var tableHeaders []*tableHeader
+
+// header declares a table's columns by the keys of their labels.
+func header(keys ...string) *tableHeader {
+	h := &tableHeader{n: len(tableHeaders), keys: keys}
+	tableHeaders = append(tableHeaders, h)
+	return h
+}
+
+// The tables' headers.
+var (
+	categoriesHeader          = header("category", "examples", "source")
+	purposesHeader            = header("purpose", "personalData", "basis")
+	servicesHeader            = header("service", "provider", "purpose", "data", "role", "policy")
+	transfersHeader           = header("service", "country", "adequacy", "safeguard")
+	cookiesHeader             = header("cookie", "provider", "purpose", "duration", "cookieType")
+	cookiePolicyHeader        = header("cookie", "provider", "purpose", "duration", "party", "cookieType")
+	retentionPurposesHeader   = header("purpose", "retention")
+	retentionCategoriesHeader = header("category", "retention")
+	ccpaCategoriesHeader      = header("ccpaCategory", "examples", "source", "purposes", "soldShared")
+	ccpaSensitiveHeader       = header("category", "purposes", "soldShared")
+	ccpaSoldHeader            = header("ccpaCategory", "thirdParties", "sellPurposes")
+	ccpaDisclosedHeader       = header("ccpaCategory", "disclosedTo", "disclosePurposes")
+	usSharedHeader            = header("category", "thirdParties")
+)
+
+// headerCells are the cells of every table's header in the language t,
+// by tableHeader.n.
+func headerCells(t *Wording) [][][]Inline {
+	out := make([][][]Inline, len(tableHeaders))
+	for _, h := range tableHeaders {
+		cells := make([][]Inline, len(h.keys))
+		for i, k := range h.keys {
+			cells[i] = []Inline{{Kind: Plain, Text: t.Labels["table."+k]}}
+		}
+		out[h.n] = cells
+	}
+	return out
 }
 
 // row adds a row.
@@ -299,14 +349,14 @@ func (b *builder) categoryName(k int) string {
 // the data categories whose catalog positions are in set (a purpose's
 // categorySet: its Categories).
 func (b *builder) categoriesIn(set *posSet) []Inline {
-	var nb [32]string
-	names := nb[:0]
+	names := b.names[:0]
 	b.indexPositions()
 	for pos := set.next(0); pos >= 0; pos = set.next(pos + 1) {
 		if k := b.indexAt(b.categoryAt, pos); k >= 0 {
 			names = append(names, b.categoryName(k))
 		}
 	}
+	b.names = names[:0]
 	return b.join(names)
 }
 
@@ -363,13 +413,13 @@ func (b *builder) receivedBy(i int) []Inline {
 			}
 		}
 	}
-	var nb [32]string
-	names := nb[:0]
+	names := b.names[:0]
 	for k := range cats {
 		if cats[k].recipientSet.has(i) {
 			names = append(names, b.categoryName(k))
 		}
 	}
+	b.names = names[:0]
 	cell := b.join(names)
 	if memo {
 		b.receivedCells = append(b.receivedCells, receivedCell{received, cell})
@@ -386,7 +436,7 @@ type receivedCell struct {
 
 func genCategories(b *builder) {
 	var t table
-	b.newTable(&t, "category", "examples", "source")
+	b.newTable(&t, categoriesHeader)
 	for ci := range b.f.Categories {
 		c := &b.f.Categories[ci]
 		t.row(b.str(b.categoryName(ci)), b.examples(c.ID), b.sourcesCell(c.Sources))
@@ -396,7 +446,7 @@ func genCategories(b *builder) {
 
 func genPurposes(b *builder) {
 	var t table
-	b.newTable(&t, "purpose", "personalData", "basis")
+	b.newTable(&t, purposesHeader)
 	// Each basis's cell, made once for the table: the purposes share a
 	// few bases.
 	type basisCell struct {
@@ -486,7 +536,7 @@ func genPurposeNames(b *builder, suffix string) {
 
 func genServices(b *builder) {
 	var t table
-	b.newTable(&t, "service", "provider", "purpose", "data", "role", "policy")
+	b.newTable(&t, servicesHeader)
 	for i := range b.f.Services {
 		s := &b.f.Services[i]
 		var pb [6]string
@@ -666,7 +716,10 @@ type transferTableMemo struct {
 func (b *builder) makeTransferTable(i int) Block {
 	j := &b.f.transferRegimes()[i]
 	var t table
-	b.newTable(&t, "service", "country", "adequacy", "safeguard")
+	b.newTable(&t, transfersHeader)
+	// The adequacy column is worded by the regime's law (the UK's
+	// "adequacy regulations"): this table's own header.
+	t.header = b.cells.copy(t.header)
 	t.header[2] = b.str(b.jlabel("table.adequacy"))
 	var (
 		w             transferWords // looked up for the first row
@@ -948,16 +1001,16 @@ func (g *regionSets) transferBasis(j *catalog.Jurisdiction, s *ServiceFact, stat
 // extra cells inserted after the fourth (the cookie policy's party
 // column).
 func (b *builder) cookieRows(t *table, party []Inline) {
-	// The two kinds' words, looked up once for the table.
-	essential, nonEssential := b.label("cookie.essential"), b.label("cookie.nonEssential.US-CA")
+	// The two kinds' cells, made once for the table.
+	essential, nonEssential := b.str(b.label("cookie.essential")), b.str(b.label("cookie.nonEssential.US-CA"))
 	if b.f.gdprFamily() {
-		nonEssential = b.label("cookie.nonEssential")
+		nonEssential = b.str(b.label("cookie.nonEssential"))
 	}
 	kind := func(essentialCookie bool) []Inline {
 		if essentialCookie {
-			return b.str(essential)
+			return essential
 		}
-		return b.str(nonEssential)
+		return nonEssential
 	}
 	row := func(name, provider, purpose, duration, kind []Inline) {
 		if party == nil {
@@ -969,17 +1022,23 @@ func (b *builder) cookieRows(t *table, party []Inline) {
 	durationUnknown := b.label("cookie.durationUnknown")
 	for i := range b.f.Services {
 		s := &b.f.Services[i]
-		for _, c := range s.Cookies {
+		unlisted := s.SetsCookiesKnown() && len(s.Cookies) == 0
+		if len(s.Cookies) == 0 && !unlisted {
+			continue
+		}
+		name := b.str(s.Name) // the provider cell of each of its rows
+		for k := range s.Cookies {
+			c := &s.Cookies[k]
 			d := c.Duration
 			if d == "" {
 				d = durationUnknown
 			}
-			row(b.str(c.Name), b.str(s.Name), b.str(c.Purpose), b.str(d), kind(s.Essential))
+			row(b.str(c.Name), name, b.str(c.Purpose), b.str(d), kind(s.Essential))
 		}
 		// Known to set cookies, but no source named them: say so rather
 		// than leave the service out of the table.
-		if s.SetsCookiesKnown() && len(s.Cookies) == 0 {
-			row(b.str(b.label("cookie.unlisted")), b.str(s.Name), b.str(b.label("cookie.unlistedPurpose")),
+		if unlisted {
+			row(b.str(b.label("cookie.unlisted")), name, b.str(b.label("cookie.unlistedPurpose")),
 				b.str(durationUnknown), kind(s.Essential))
 		}
 	}
@@ -991,7 +1050,7 @@ func (b *builder) cookieRows(t *table, party []Inline) {
 
 func genCookies(b *builder) {
 	var t table
-	b.newTable(&t, "cookie", "provider", "purpose", "duration", "cookieType")
+	b.newTable(&t, cookiesHeader)
 	b.cookieRows(&t, nil)
 	if len(t.rows) > 0 {
 		b.emit(t.block())
@@ -1074,7 +1133,7 @@ func (f *Facts) gdprFamily() bool { return f.gdpr }
 
 func genRetentionPurposes(b *builder) {
 	var t table
-	b.newTable(&t, "purpose", "retention")
+	b.newTable(&t, retentionPurposesHeader)
 	gdpr := b.f.gdprFamily()
 	for i := range b.f.Purposes {
 		p := &b.f.Purposes[i]
@@ -1124,11 +1183,11 @@ func (b *builder) jlabel3(k1, k2, k3 string) string {
 // the longest of their criteria (listed by genRetentionPurposes).
 func genRetentionCategories(b *builder) {
 	var t table
-	b.newTable(&t, "category", "retention")
+	b.newTable(&t, retentionCategoriesHeader)
+	longestOf := b.labels["retention.longestOf"]
 	for ci := range b.f.Categories {
 		c := &b.f.Categories[ci]
-		var sb [32]string
-		shorts := sb[:0]
+		shorts := b.names[:0]
 		only := -1
 		for i := range b.f.Purposes {
 			p := &b.f.Purposes[i]
@@ -1137,10 +1196,11 @@ func genRetentionCategories(b *builder) {
 				only = i
 			}
 		}
+		b.names = shorts[:0]
 		var cell []Inline
 		switch {
 		case len(shorts) > 1:
-			cell = b.labelInlines("retention.longestOf", extra{phPurposes, b.join(shorts)})
+			cell = b.expand(longestOf, extra{phPurposes, b.join(shorts)})
 		case len(shorts) == 1:
 			cell = b.strs(b.jlabel3("purpose.", b.f.Purposes[only].ID, ".retention"), ".")
 		default:
@@ -1357,7 +1417,7 @@ func (b *builder) ccpaPurposeNames(set *posSet, dst []string) []string {
 
 func genCCPACategories(b *builder) {
 	var t table
-	b.newTable(&t, "ccpaCategory", "examples", "source", "purposes", "soldShared")
+	b.newTable(&t, ccpaCategoriesHeader)
 	groups := b.ccpaGroups()
 	var notSold []Inline // "No", made once for the table
 	for gi := range groups {
@@ -1370,8 +1430,8 @@ func genCCPACategories(b *builder) {
 			}
 			examples = append(examples, b.examples(c))
 		}
-		var pb [32]string
-		ps := b.ccpaPurposeNames(&g.purposes, pb[:0])
+		ps := b.ccpaPurposeNames(&g.purposes, b.names[:0])
+		b.names = ps[:0]
 		var sold []Inline
 		if len(g.soldTo) > 0 {
 			sold = b.labelInlines("ccpa.soldShared.yes", extra{phRecipients, b.join(g.soldTo)})
@@ -1388,14 +1448,14 @@ func genCCPACategories(b *builder) {
 
 func genCCPASensitive(b *builder) {
 	var t table
-	b.newTable(&t, "category", "purposes", "soldShared")
+	b.newTable(&t, ccpaSensitiveHeader)
 	for ci := range b.f.Categories {
 		c := &b.f.Categories[ci]
 		if !c.Sensitive {
 			continue
 		}
-		var pb [32]string
-		ps := b.ccpaPurposeNames(&c.purposeSet, pb[:0])
+		ps := b.ccpaPurposeNames(&c.purposeSet, b.names[:0])
+		b.names = ps[:0]
 		name := b.label2("ccpa.sensitive.", c.ID)
 		if name == "" {
 			name = b.categoryName(ci)
@@ -1407,13 +1467,14 @@ func genCCPASensitive(b *builder) {
 
 func genCCPASold(b *builder) {
 	var t table
-	b.newTable(&t, "ccpaCategory", "thirdParties", "sellPurposes")
+	b.newTable(&t, ccpaSoldHeader)
 	groups := b.ccpaGroups()
 	for gi := range groups {
 		g := &groups[gi]
 		if len(g.soldTo) > 0 {
-			var pb [32]string
-			t.row(b.str(b.label2("ccpa.", g.letter)), b.join(g.soldTo), b.semicolons(b.ccpaPurposeNames(&g.soldFor, pb[:0])))
+			ps := b.ccpaPurposeNames(&g.soldFor, b.names[:0])
+			b.names = ps[:0]
+			t.row(b.str(b.label2("ccpa.", g.letter)), b.join(g.soldTo), b.semicolons(ps))
 		}
 	}
 	b.emit(t.block())
@@ -1421,13 +1482,14 @@ func genCCPASold(b *builder) {
 
 func genCCPADisclosed(b *builder) {
 	var t table
-	b.newTable(&t, "ccpaCategory", "disclosedTo", "disclosePurposes")
+	b.newTable(&t, ccpaDisclosedHeader)
 	groups := b.ccpaGroups()
 	for gi := range groups {
 		g := &groups[gi]
 		if len(g.disclosed) > 0 {
-			var pb [32]string
-			t.row(b.str(b.label2("ccpa.", g.letter)), b.join(g.disclosed), b.semicolons(b.ccpaPurposeNames(&g.discloseFor, pb[:0])))
+			ps := b.ccpaPurposeNames(&g.discloseFor, b.names[:0])
+			b.names = ps[:0]
+			t.row(b.str(b.label2("ccpa.", g.letter)), b.join(g.disclosed), b.semicolons(ps))
 		}
 	}
 	if len(t.rows) == 0 {
@@ -1466,7 +1528,7 @@ func genCCPASources(b *builder) {
 // categories of those third parties (e.g. Va. Code § 59.1-578(C)(4)-(5)).
 func genUSShared(b *builder) {
 	var t table
-	b.newTable(&t, "category", "thirdParties")
+	b.newTable(&t, usSharedHeader)
 	for i := range b.f.Categories {
 		c := &b.f.Categories[i]
 		var tb [16]string

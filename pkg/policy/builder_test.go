@@ -192,3 +192,33 @@ func TestJurisdictionVars(t *testing.T) {
 		t.Errorf("Brazil's law is %q, want LGPD", inlinesText(v[phLawShort].ins))
 	}
 }
+
+// TestHeaderCells: every table's header compiled for every language has
+// each column's label, in the order of its keys.
+func TestHeaderCells(t *testing.T) {
+	lib, err := DefaultLibrary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tableHeaders) == 0 {
+		t.Fatal("no table headers declared")
+	}
+	for lang, w := range lib.compiled.words {
+		labels := lib.Texts[lang].Labels
+		for _, h := range tableHeaders {
+			cells := w.headers[h.n]
+			if len(cells) != len(h.keys) {
+				t.Fatalf("%s: header %v has %d cells", lang, h.keys, len(cells))
+			}
+			for i, k := range h.keys {
+				want, ok := labels["table."+k]
+				if !ok || want == "" {
+					t.Errorf("%s: no label table.%s", lang, k)
+				}
+				if got := inlinesText(cells[i]); got != want {
+					t.Errorf("%s: header %v column %d is %q, want %q", lang, h.keys, i, got, want)
+				}
+			}
+		}
+	}
+}

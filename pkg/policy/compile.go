@@ -305,19 +305,24 @@ type compiledLibrary struct {
 	laws           []string       // law ids, in compliance.Laws order
 	lawIndex       map[string]int // position in laws by id
 	// words holds, by language, the words documents take from the labels
-	// for the catalog's jurisdictions, purposes and data categories.
+	// for the catalog's jurisdictions, purposes and data categories and
+	// for the tables' headers.
 	words map[string]*catalogWords
 }
 
-// catalogWords are the labels of the catalog's entries in one language,
-// by the entries' catalog positions, looked up when the library is
-// compiled: a document names each of its purposes and categories in
-// several tables, and a document for several jurisdictions speaks of
-// each in its own words (builder.setVars).
+// catalogWords are the words a document takes from its language's
+// labels by a position worked out when the library is compiled: the
+// catalog's entries' by their catalog positions, the tables' headers by
+// their number (tableHeader). A document names each of its purposes and
+// categories in several tables, and a document for several
+// jurisdictions speaks of each in its own words (builder.setVars).
 type catalogWords struct {
 	jurisdictions []jurisdictionWords
 	purposes      []purposeWords
 	categories    []string // "category.<id>"
+	// headers are the cells of the tables' headers (tableHeader), which
+	// are words of the language alone.
+	headers [][][]Inline
 }
 
 // jurisdictionWords are a catalog jurisdiction's words, as the runs of
@@ -343,6 +348,7 @@ func compileWords(t *Wording, cat *catalog.Catalog) *catalogWords {
 		jurisdictions: make([]jurisdictionWords, len(cat.Jurisdictions)),
 		purposes:      make([]purposeWords, len(cat.Purposes)),
 		categories:    make([]string, len(cat.DataCategories)),
+		headers:       headerCells(t),
 	}
 	for i := range cat.Jurisdictions {
 		j := &cat.Jurisdictions[i]

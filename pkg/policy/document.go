@@ -256,6 +256,11 @@ type builder struct {
 
 	rowBuf  [][][]Inline // the table being built (blocks.go)
 	listBuf [][]Inline   // the generated list being built
+	// names is scratch space for the names a cell lists (blocks.go),
+	// given back (names[:0]) before anything else takes it: a slice
+	// kept from one document to the next, not an array zeroed on the
+	// stack at every cell.
+	names []string
 
 	satisfiedAt      []int32           // by checklist position: section<<16 | clause, plus one
 	lawMask          []uint64          // by law position: the listed jurisdictions it covers
@@ -894,9 +899,22 @@ func (b *builder) makeJurisdictionVars(i int) {
 	}
 }
 
-// jurisdictionIndex is the position of the jurisdiction id in js.
+// jurisdictionIndex is the position of the jurisdiction id in js. The
+// ids asked for are mostly js's own (a regime's, the primary
+// jurisdiction's: copies of its entries), found by where their bytes are
+// before any is compared.
 func jurisdictionIndex(js []catalog.Jurisdiction, id string) int {
-	return slices.IndexFunc(js, func(j catalog.Jurisdiction) bool { return j.ID == id })
+	for i := range js {
+		if unsafe.StringData(js[i].ID) == unsafe.StringData(id) && len(js[i].ID) == len(id) {
+			return i
+		}
+	}
+	for i := range js {
+		if js[i].ID == id {
+			return i
+		}
+	}
+	return -1
 }
 
 // contractVars fills the placeholders of the contract documents (terms,
@@ -1325,7 +1343,13 @@ const (
 // fillContents fills the table of contents (the list genContents left
 // empty) with a link to every section after it.
 func (b *builder) fillContents(doc *Document) {
-	toc := slices.IndexFunc(doc.Blocks, func(b Block) bool { return b.Section == contentsSection && b.Kind == List })
+	toc := -1
+	for i := range doc.Blocks { // by index: a Block is 19 words
+		if blk := &doc.Blocks[i]; blk.Kind == List && blk.Section == contentsSection {
+			toc = i
+			break
+		}
+	}
 	if toc < 0 {
 		return
 	}
