@@ -537,6 +537,7 @@ func genPurposeNames(b *builder, suffix string) {
 func genServices(b *builder) {
 	var t table
 	b.newTable(&t, servicesHeader)
+	names := b.serviceNames()
 	for i := range b.f.Services {
 		s := &b.f.Services[i]
 		var pb [6]string
@@ -552,7 +553,7 @@ func genServices(b *builder) {
 		if s.ProviderCountry != "" {
 			provider = append(provider, ", ", b.country(s.ProviderCountry))
 		}
-		t.row(b.str(s.Name), b.strs(provider...), b.str(s.Purpose), b.receivedBy(i),
+		t.row(names[i], b.strs(provider...), b.str(s.Purpose), b.receivedBy(i),
 			b.role(s), b.link(s.PrivacyPolicyURL))
 	}
 	b.emit(t.block())
@@ -836,7 +837,7 @@ func (sc *safeguardCells) cell(b *builder, w *transferWords, j *catalog.Jurisdic
 func (b *builder) safeguardCell(w *transferWords, j *catalog.Jurisdiction, safeguard string, stated []string) []Inline {
 	var (
 		nb [8]string  // the named mechanisms
-		cb [24]Inline // the cell, composed here and copied once
+		cb [16]Inline // the cell, composed here and copied once
 	)
 	named := nb[:0]
 	for _, m := range stated {
@@ -850,8 +851,11 @@ func (b *builder) safeguardCell(w *transferWords, j *catalog.Jurisdiction, safeg
 		cell = append(cell, plain(safeguard), plain("; "), plain(w.safeguardAlso), plain(" "))
 		cell = append(b.appendJoin(cell, named, sepLast), plain("."))
 	case len(named) > 0:
+		// With a capital first letter, as caseFirst writes it.
+		if first, rest, split := splitFirst(named[0], true); split {
+			cell, named[0] = append(cell, plain(first)), rest
+		}
 		cell = append(b.appendJoin(cell, named, sepLast), plain("."))
-		cell = appendCaseFirst(cell, 0, true)
 	case safeguard == "":
 		cell = append(cell, plain(w.safeguardNone), plain("."))
 	default:
@@ -865,14 +869,13 @@ func (b *builder) safeguardCell(w *transferWords, j *catalog.Jurisdiction, safeg
 // made once per document, when the first table asks for them.
 func (b *builder) transferCells() (names, countries [][]Inline) {
 	if b.transferCellsDone {
-		return b.transferNames, b.transferCountries
+		return b.serviceNames(), b.transferCountries
 	}
 	b.transferCellsDone = true
-	names, countries = b.transferNames[:0], b.transferCountries[:0]
+	countries = b.transferCountries[:0]
 	var unknown []Inline
 	for k := range b.f.Services {
 		s := &b.f.Services[k]
-		names = append(names, b.str(s.Name))
 		if s.ProviderCountry != "" {
 			countries = append(countries, b.str(b.country(s.ProviderCountry)))
 			continue
@@ -882,8 +885,24 @@ func (b *builder) transferCells() (names, countries [][]Inline) {
 		}
 		countries = append(countries, unknown)
 	}
-	b.transferNames, b.transferCountries = names, countries
-	return names, countries
+	b.transferCountries = countries
+	return b.serviceNames(), countries
+}
+
+// serviceNames are the cells of the facts' services' names, by position,
+// made once per document: the services, transfer and cookie tables name
+// each service, the transfer tables once per regime.
+func (b *builder) serviceNames() [][]Inline {
+	if b.serviceNamesDone {
+		return b.serviceNameCells
+	}
+	b.serviceNamesDone = true
+	names := b.serviceNameCells[:0]
+	for k := range b.f.Services {
+		names = append(names, b.str(b.f.Services[k].Name))
+	}
+	b.serviceNameCells = names
+	return names
 }
 
 // plain is s as a run of plain text.
@@ -908,22 +927,6 @@ func (b *builder) appendJoin(dst []Inline, items []string, last int) []Inline {
 		}
 	}
 	return dst
-}
-
-// appendCaseFirst changes the case of the first letter of the runs from
-// ins[at] on, as caseFirst does, in ins itself (which must be the
-// caller's scratch, not runs of the document).
-func appendCaseFirst(ins []Inline, at int, upper bool) []Inline {
-	if at >= len(ins) || ins[at].Kind != Plain {
-		return ins
-	}
-	first, rest, split := splitFirst(ins[at].Text, upper)
-	if !split {
-		return ins
-	}
-	ins = slices.Insert(ins, at+1, plain(rest))
-	ins[at] = plain(first)
-	return ins
 }
 
 // mechanism is the name of transfer mechanism m, looked up once per
@@ -1020,13 +1023,14 @@ func (b *builder) cookieRows(t *table, party []Inline) {
 		}
 	}
 	durationUnknown := b.label("cookie.durationUnknown")
+	names := b.serviceNames()
 	for i := range b.f.Services {
 		s := &b.f.Services[i]
 		unlisted := s.SetsCookiesKnown() && len(s.Cookies) == 0
 		if len(s.Cookies) == 0 && !unlisted {
 			continue
 		}
-		name := b.str(s.Name) // the provider cell of each of its rows
+		name := names[i] // the provider cell of each of its rows
 		for k := range s.Cookies {
 			c := &s.Cookies[k]
 			d := c.Duration

@@ -114,9 +114,10 @@ func composeState(t *testing.T, req Request) *state {
 	return st
 }
 
-// TestSharedCells: the services table's cells of the categories a
-// service receives and of its role are made once per document and
-// shared by the services they are the same for, and read as made anew.
+// TestSharedCells: the tables' cells of a service's name, and the
+// services table's of the categories a service receives and of its
+// role, are made once per document and shared by the rows they are the
+// same for, and read as made anew.
 func TestSharedCells(t *testing.T) {
 	c := mustCatalog(t)
 	st := composeState(t, Request{Type: "privacy", BusinessName: "Cells Ltd", WebsiteURL: "https://cells.example", BusinessType: "marketplace",
@@ -148,6 +149,15 @@ func TestSharedCells(t *testing.T) {
 	}
 	if shared == 0 {
 		t.Error("no two services receive the same categories: the test shows nothing")
+	}
+	names := b.serviceNames()
+	for i := range f.Services {
+		if got := inlinesText(names[i]); got != f.Services[i].Name {
+			t.Errorf("service %d's name cell %q, want %q", i, got, f.Services[i].Name)
+		}
+	}
+	if again := b.serviceNames(); &again[0][0] != &names[0][0] {
+		t.Error("the services' name cells made twice")
 	}
 	p := b.roleCell("processor")
 	if got, want := inlinesText(p), b.label("role.processor"); got != want {

@@ -281,9 +281,10 @@ type builder struct {
 	sourceCells      []sourceCell        // sourcesCell's
 	transferTables   []transferTableMemo // the transfer tables made (transferTable)
 	purposeRows      [][2][]Inline       // purposeCells'
-	// transferNames and transferCountries are transferCells'.
-	transferNames, transferCountries [][]Inline
-	transferCellsDone                bool
+	// transferCountries are transferCells', serviceNameCells
+	// serviceNames'.
+	transferCountries, serviceNameCells [][]Inline
+	transferCellsDone, serviceNamesDone bool
 	// countries are the names of countries by countryBit, in the
 	// language countriesOf (country).
 	countries   [26 * 26]string
@@ -380,7 +381,7 @@ func (b *builder) reset() {
 	b.sourceCells = b.sourceCells[:0]
 	b.transferTables = b.transferTables[:0]
 	b.purposeRows = b.purposeRows[:0]
-	b.transferCellsDone = false
+	b.transferCellsDone, b.serviceNamesDone = false, false
 	b.exampleCache = b.exampleCache[:0]
 	b.categoryAt, b.purposeAt, b.positionsSet = b.categoryAt[:0], b.purposeAt[:0], false
 	b.regime = nil
