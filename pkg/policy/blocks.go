@@ -1411,10 +1411,25 @@ func (b *builder) semicolons(items []string) []Inline {
 // in set.
 func (b *builder) ccpaPurposeNames(set *posSet, dst []string) []string {
 	b.indexPositions()
+	// Purposes that share a CCPA name are named once: by the first
+	// catalog position with that name (purposeWords.ccpaFirst), as bits,
+	// rather than by comparing each name with those listed.
+	var named uint64
 	for pos := set.next(0); pos >= 0; pos = set.next(pos + 1) {
-		if i := b.indexAt(b.purposeAt, pos); i >= 0 {
-			dst = addUnique(dst, b.purposeLabel(i, purposeCCPA))
+		i := b.indexAt(b.purposeAt, pos)
+		if i < 0 {
+			continue
 		}
+		w := &b.words.purposes[pos]
+		if first := w.ccpaFirst; first < 64 {
+			if named&(1<<first) != 0 {
+				continue
+			}
+			named |= 1 << first
+			dst = append(dst, w.labels[purposeCCPA])
+			continue
+		}
+		dst = addUnique(dst, w.labels[purposeCCPA])
 	}
 	return dst
 }

@@ -2,7 +2,10 @@ package policy
 
 import (
 	"fmt"
+	"slices"
 	"testing"
+
+	"github.com/policygen/policygen/pkg/catalog"
 )
 
 // inlinesText is the plain text of runs.
@@ -84,6 +87,16 @@ func TestCatalogWords(t *testing.T) {
 		if want, ok := b.lookupLabel("purpose.", id, ".withoutData"); w.withoutData != want || w.hasWithoutData != ok {
 			t.Errorf("purpose %s.withoutData: %q %v, want %q %v", id, w.withoutData, w.hasWithoutData, want, ok)
 		}
+	}
+	// The CCPA names of a set of purposes, each once, in catalog order.
+	var all posSet
+	var want []string
+	for i := range f.Purposes {
+		all.add(f.Purposes[i].pos)
+		want = addUnique(want, b.label3("purpose.", f.Purposes[i].ID, ".ccpa"))
+	}
+	if got := b.ccpaPurposeNames(&all, nil); !slices.Equal(got, want) {
+		t.Errorf("CCPA names %q, want %q", got, want)
 	}
 	for k := range f.Categories {
 		if got, want := b.categoryName(k), b.label2("category.", f.Categories[k].ID); got != want {
@@ -230,5 +243,37 @@ func TestHeaderCells(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestCCPAPurposeNames: purposes that share a CCPA name are named once,
+// where the first of them is, by the words compiled for the catalog.
+func TestCCPAPurposeNames(t *testing.T) {
+	c := &catalog.Catalog{Purposes: []catalog.Purpose{{ID: "a"}, {ID: "b"}, {ID: "c"}, {ID: "d"}}}
+	w := compileWords(&Wording{Labels: map[string]string{
+		"purpose.a.ccpa": "X", "purpose.b.ccpa": "Y", "purpose.c.ccpa": "X", "purpose.d.ccpa": "Z",
+	}}, c)
+	for i, want := range []int{0, 1, 0, 3} {
+		if got := w.purposes[i].ccpaFirst; got != want {
+			t.Errorf("purpose %d: ccpaFirst %d, want %d", i, got, want)
+		}
+	}
+	f := &Facts{}
+	for i := range c.Purposes {
+		f.Purposes = append(f.Purposes, PurposeFact{Purpose: c.Purposes[i], pos: i})
+	}
+	b := &builder{f: f, words: w}
+	var set posSet
+	for _, pos := range []int{1, 2, 3, 0} {
+		set.add(pos)
+	}
+	if got, want := b.ccpaPurposeNames(&set, nil), []string{"X", "Y", "Z"}; !slices.Equal(got, want) {
+		t.Errorf("names %q, want %q", got, want)
+	}
+	set = posSet{}
+	set.add(2)
+	set.add(3)
+	if got, want := b.ccpaPurposeNames(&set, nil), []string{"X", "Z"}; !slices.Equal(got, want) {
+		t.Errorf("names of c and d %q, want %q", got, want)
 	}
 }

@@ -340,6 +340,10 @@ type purposeWords struct {
 	labels         [3]string
 	withoutData    string
 	hasWithoutData bool
+	// ccpaFirst is the first catalog position of a purpose with the
+	// same CCPA name (its own, for the first): the CCPA tables name a
+	// few purposes alike (ccpaPurposeNames).
+	ccpaFirst int
 }
 
 // compileWords makes the words of cat's entries in the language t.
@@ -365,6 +369,13 @@ func compileWords(t *Wording, cat *catalog.Catalog) *catalogWords {
 			pw.labels[k] = t.Labels["purpose."+id+suffix]
 		}
 		pw.withoutData, pw.hasWithoutData = t.Labels["purpose."+id+".withoutData"]
+		pw.ccpaFirst = i
+		for k := range i {
+			if w.purposes[k].labels[purposeCCPA] == pw.labels[purposeCCPA] {
+				pw.ccpaFirst = k
+				break
+			}
+		}
 	}
 	for i := range cat.DataCategories {
 		w.categories[i] = t.Labels["category."+cat.DataCategories[i].ID]

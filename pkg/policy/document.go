@@ -211,8 +211,8 @@ type builder struct {
 	labels map[string][]segment
 	lib    *compiledLibrary
 	date   time.Time
-	// words are the labels of the catalog's entries in the document's
-	// language (compiledLibrary.words).
+	// words are the document's language's words compiled with the
+	// library (compiledLibrary.words).
 	words *catalogWords
 
 	cond conditionBits
