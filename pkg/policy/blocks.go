@@ -1218,6 +1218,7 @@ func genRetentionCategories(b *builder) {
 // ccpaGroup is one statutory CCPA category and what the facts say about it.
 type ccpaGroup struct {
 	letter     string
+	letterAt   int // letter's position in ccpaLetters
 	categories []string
 	sources    []string
 	purposes   posSet   // catalog positions
@@ -1268,14 +1269,14 @@ func (b *builder) ccpaGroups() []ccpaGroup {
 	}
 	b.ccpaDone = true
 	groups := b.ccpa[:0]
-	for _, letter := range ccpaLetters {
+	for li, letter := range ccpaLetters {
 		if len(groups) < cap(groups) {
 			groups = groups[:len(groups)+1]
 		} else {
 			groups = append(groups, ccpaGroup{})
 		}
 		g := &groups[len(groups)-1]
-		g.letter = letter
+		g.letter, g.letterAt = letter, li
 		g.categories, g.sources, g.soldTo, g.disclosed = g.categories[:0], g.sources[:0], g.soldTo[:0], g.disclosed[:0]
 		g.purposes.reset()
 		g.soldFor.reset()
@@ -1460,7 +1461,7 @@ func genCCPACategories(b *builder) {
 			}
 			sold = notSold
 		}
-		t.row(b.str(b.label2("ccpa.", g.letter)), b.cat(examples...), b.sourcesCell(g.sources), b.semicolons(ps), sold)
+		t.row(b.words.ccpaLetters[g.letterAt], b.cat(examples...), b.sourcesCell(g.sources), b.semicolons(ps), sold)
 	}
 	b.emit(t.block())
 }
@@ -1493,7 +1494,7 @@ func genCCPASold(b *builder) {
 		if len(g.soldTo) > 0 {
 			ps := b.ccpaPurposeNames(&g.soldFor, b.names[:0])
 			b.names = ps[:0]
-			t.row(b.str(b.label2("ccpa.", g.letter)), b.join(g.soldTo), b.semicolons(ps))
+			t.row(b.words.ccpaLetters[g.letterAt], b.join(g.soldTo), b.semicolons(ps))
 		}
 	}
 	b.emit(t.block())
@@ -1508,7 +1509,7 @@ func genCCPADisclosed(b *builder) {
 		if len(g.disclosed) > 0 {
 			ps := b.ccpaPurposeNames(&g.discloseFor, b.names[:0])
 			b.names = ps[:0]
-			t.row(b.str(b.label2("ccpa.", g.letter)), b.join(g.disclosed), b.semicolons(ps))
+			t.row(b.words.ccpaLetters[g.letterAt], b.join(g.disclosed), b.semicolons(ps))
 		}
 	}
 	if len(t.rows) == 0 {

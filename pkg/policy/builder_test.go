@@ -217,7 +217,8 @@ func TestJurisdictionVars(t *testing.T) {
 }
 
 // TestHeaderCells: every table's header compiled for every language has
-// each column's label, in the order of its keys.
+// each column's label, in the order of its keys, and each CCPA
+// category's cell its label.
 func TestHeaderCells(t *testing.T) {
 	lib, err := DefaultLibrary()
 	if err != nil {
@@ -228,6 +229,12 @@ func TestHeaderCells(t *testing.T) {
 	}
 	for lang, w := range lib.compiled.words {
 		labels := lib.Texts[lang].Labels
+		for i, letter := range ccpaLetters {
+			want, ok := labels["ccpa."+letter]
+			if got := inlinesText(w.ccpaLetters[i]); !ok || got != want {
+				t.Errorf("%s: CCPA category %s is %q, want %q", lang, letter, got, want)
+			}
+		}
 		for _, h := range tableHeaders {
 			cells := w.headers[h.n]
 			if len(cells) != len(h.keys) {

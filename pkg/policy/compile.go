@@ -320,9 +320,11 @@ type catalogWords struct {
 	jurisdictions []jurisdictionWords
 	purposes      []purposeWords
 	categories    []string // "category.<id>"
-	// headers are the cells of the tables' headers (tableHeader), which
-	// are words of the language alone.
-	headers [][][]Inline
+	// headers are the cells of the tables' headers (tableHeader), and
+	// ccpaLetters the cells naming the CCPA's categories ("ccpa.<letter>",
+	// by position in ccpaLetters): words of the language alone.
+	headers     [][][]Inline
+	ccpaLetters [][]Inline
 }
 
 // jurisdictionWords are a catalog jurisdiction's words, as the runs of
@@ -353,6 +355,10 @@ func compileWords(t *Wording, cat *catalog.Catalog) *catalogWords {
 		purposes:      make([]purposeWords, len(cat.Purposes)),
 		categories:    make([]string, len(cat.DataCategories)),
 		headers:       headerCells(t),
+		ccpaLetters:   make([][]Inline, len(ccpaLetters)),
+	}
+	for i, letter := range ccpaLetters {
+		w.ccpaLetters[i] = []Inline{{Kind: Plain, Text: t.Labels["ccpa."+letter]}}
 	}
 	for i := range cat.Jurisdictions {
 		j := &cat.Jurisdictions[i]
