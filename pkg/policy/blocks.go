@@ -51,14 +51,64 @@ type table struct {
 	rows   [][][]Inline
 }
 
-// newTable starts a table with the labels table.<key> as its header.
-func (b *builder) newTable(t *table, keys ...string) {
+// newTable starts a table with header h, its cells compiled with the
+// library (headerCells). Tables share them: nothing changes a tree once
+// it is built (a table that changes a cell copies the header first).
+func (b *builder) newTable(t *table, h *tableHeader) {
 	t.b = b
-	t.header = b.cells.alloc(len(keys))
-	for i, k := range keys {
-		t.header[i] = b.str(b.label2("table.", k))
-	}
+	t.header = b.words.headers[h.n]
 	t.rows = b.rowBuf[:0]
+}
+
+// tableHeader is a table's columns: the keys of their labels
+// (table.<key>). Each language's header cells are compiled with the
+// library (catalogWords.headers, by n): every document has tables, and
+// each table's header had looked its labels up and made its cells again.
+type tableHeader struct {
+	n    int // its position in tableHeaders
+	keys []string
+}
+
+// tableHeaders are the headers of every table, in the order of their
+// declarations.
+var tableHeaders []*tableHeader
+
+// header declares a table's columns by the keys of their labels.
+func header(keys ...string) *tableHeader {
+	h := &tableHeader{n: len(tableHeaders), keys: keys}
+	tableHeaders = append(tableHeaders, h)
+	return h
+}
+
+// The tables' headers.
+var (
+	categoriesHeader          = header("category", "examples", "source")
+	purposesHeader            = header("purpose", "personalData", "basis")
+	servicesHeader            = header("service", "provider", "purpose", "data", "role", "policy")
+	transfersHeader           = header("service", "country", "adequacy", "safeguard")
+	cookiesHeader             = header("cookie", "provider", "purpose", "duration", "cookieType")
+	cookiePolicyHeader        = header("cookie", "provider", "purpose", "duration", "party", "cookieType")
+	retentionPurposesHeader   = header("purpose", "retention")
+	retentionCategoriesHeader = header("category", "retention")
+	ccpaCategoriesHeader      = header("ccpaCategory", "examples", "source", "purposes", "soldShared")
+	ccpaSensitiveHeader       = header("category", "purposes", "soldShared")
+	ccpaSoldHeader            = header("ccpaCategory", "thirdParties", "sellPurposes")
+	ccpaDisclosedHeader       = header("ccpaCategory", "disclosedTo", "disclosePurposes")
+	usSharedHeader            = header("category", "thirdParties")
+)
+
+// headerCells are the cells of every table's header in the language t,
+// by tableHeader.n.
+func headerCells(t *Wording) [][][]Inline {
+	out := make([][][]Inline, len(tableHeaders))
+	for _, h := range tableHeaders {
+		cells := make([][]Inline, len(h.keys))
+		for i, k := range h.keys {
+			cells[i] = []Inline{{Kind: Plain, Text: t.Labels["table."+k]}}
+		}
+		out[h.n] = cells
+	}
+	return out
 }
 
 // row adds a row.
@@ -289,31 +339,24 @@ func (f *Facts) hasServiceCategory(id string) bool {
 }
 
 // categoryName is the name of the data category at position k of the
-// facts' categories, looked up once per document: the tables name each
-// category many times (in the services table, once per service that
-// receives it).
+// facts' categories (compiled with the library: the tables name each
+// category many times).
 func (b *builder) categoryName(k int) string {
-	if len(b.categoryNames) < len(b.f.Categories) {
-		b.categoryNames = append(b.categoryNames[:0], make([]string, len(b.f.Categories))...)
-	}
-	if b.categoryNames[k] == "" {
-		b.categoryNames[k] = b.label2("category.", b.f.Categories[k].ID)
-	}
-	return b.categoryNames[k]
+	return b.words.categories[b.f.Categories[k].pos]
 }
 
 // categoriesIn lists in prose, in the facts' (catalog) order, the names of
 // the data categories whose catalog positions are in set (a purpose's
 // categorySet: its Categories).
 func (b *builder) categoriesIn(set *posSet) []Inline {
-	var nb [32]string
-	names := nb[:0]
+	names := b.names[:0]
 	b.indexPositions()
 	for pos := set.next(0); pos >= 0; pos = set.next(pos + 1) {
 		if k := b.indexAt(b.categoryAt, pos); k >= 0 {
 			names = append(names, b.categoryName(k))
 		}
 	}
+	b.names = names[:0]
 	return b.join(names)
 }
 
@@ -351,21 +394,49 @@ func (b *builder) indexPositions() {
 
 // receivedBy lists in prose, in catalog order, the names of the data
 // categories the service at position i of the facts' services receives
-// here (a host only what the website collects).
+// here (a host only what the website collects). Services that receive
+// the same categories share the cell, made once per document: most
+// receive the few that every website collects.
 func (b *builder) receivedBy(i int) []Inline {
-	var nb [32]string
-	names := nb[:0]
-	for k := range b.f.Categories {
-		if b.f.Categories[k].recipientSet.has(i) {
+	cats := b.f.Categories
+	var received uint64 // by position in cats, when they fit a word
+	for k := range cats {
+		if k < 64 && cats[k].recipientSet.has(i) {
+			received |= 1 << k
+		}
+	}
+	memo := len(cats) <= 64
+	if memo {
+		for _, c := range b.receivedCells {
+			if c.received == received {
+				return c.cell
+			}
+		}
+	}
+	names := b.names[:0]
+	for k := range cats {
+		if cats[k].recipientSet.has(i) {
 			names = append(names, b.categoryName(k))
 		}
 	}
-	return b.join(names)
+	b.names = names[:0]
+	cell := b.join(names)
+	if memo {
+		b.receivedCells = append(b.receivedCells, receivedCell{received, cell})
+	}
+	return cell
+}
+
+// receivedCell is a cell of receivedBy: the categories received, as bits
+// by position in the facts' categories, named.
+type receivedCell struct {
+	received uint64
+	cell     []Inline
 }
 
 func genCategories(b *builder) {
 	var t table
-	b.newTable(&t, "category", "examples", "source")
+	b.newTable(&t, categoriesHeader)
 	for ci := range b.f.Categories {
 		c := &b.f.Categories[ci]
 		t.row(b.str(b.categoryName(ci)), b.examples(c.ID), b.sourcesCell(c.Sources))
@@ -375,7 +446,7 @@ func genCategories(b *builder) {
 
 func genPurposes(b *builder) {
 	var t table
-	b.newTable(&t, "purpose", "personalData", "basis")
+	b.newTable(&t, purposesHeader)
 	// Each basis's cell, made once for the table: the purposes share a
 	// few bases.
 	type basisCell struct {
@@ -465,7 +536,8 @@ func genPurposeNames(b *builder, suffix string) {
 
 func genServices(b *builder) {
 	var t table
-	b.newTable(&t, "service", "provider", "purpose", "data", "role", "policy")
+	b.newTable(&t, servicesHeader)
+	names := b.serviceNames()
 	for i := range b.f.Services {
 		s := &b.f.Services[i]
 		var pb [6]string
@@ -481,7 +553,7 @@ func genServices(b *builder) {
 		if s.ProviderCountry != "" {
 			provider = append(provider, ", ", b.country(s.ProviderCountry))
 		}
-		t.row(b.str(s.Name), b.strs(provider...), b.str(s.Purpose), b.receivedBy(i),
+		t.row(names[i], b.strs(provider...), b.str(s.Purpose), b.receivedBy(i),
 			b.role(s), b.link(s.PrivacyPolicyURL))
 	}
 	b.emit(t.block())
@@ -512,10 +584,10 @@ func (b *builder) role(s *ServiceFact) []Inline {
 	}
 	switch len(roles) {
 	case 0:
-		return b.str(b.label("role.unknown"))
+		return b.roleCell("unknown")
 	case 1:
 		if withRole == len(s.Purposes) {
-			return b.str(b.label2("role.", roles[0]))
+			return b.roleCell(roles[0])
 		}
 	}
 	var pb [8][]Inline
@@ -535,6 +607,24 @@ func (b *builder) role(s *ServiceFact) []Inline {
 			extra{phRole, b.str(b.label2("role.", r))}, extra{phPurposes, b.joinLower(names)}))
 	}
 	return b.cat(parts...)
+}
+
+// roleCell is the cell naming role r ("role.<r>"), made once per
+// document: the services table repeats a few roles row after row.
+func (b *builder) roleCell(r string) []Inline {
+	for _, c := range b.roleCells {
+		if c.role == r {
+			return c.cell
+		}
+	}
+	cell := b.str(b.label2("role.", r))
+	b.roleCells = append(b.roleCells, roleCell{r, cell})
+	return cell
+}
+
+type roleCell struct {
+	role string
+	cell []Inline
 }
 
 // roleFor is the provider's role for purpose p. Joint controllership is
@@ -627,18 +717,17 @@ type transferTableMemo struct {
 func (b *builder) makeTransferTable(i int) Block {
 	j := &b.f.transferRegimes()[i]
 	var t table
-	b.newTable(&t, "service", "country", "adequacy", "safeguard")
+	b.newTable(&t, transfersHeader)
+	// The adequacy column is worded by the regime's law (the UK's
+	// "adequacy regulations"): this table's own header.
+	t.header = b.cells.copy(t.header)
 	t.header[2] = b.str(b.jlabel("table.adequacy"))
 	var (
-		labelled                       bool
-		adequacyYes, safeguardAdequacy string
-		adequacyDPF, safeguardDPF      string
-		adequacyNo, adequacyUnknown    string
-		safeguardAlso, safeguardNone   string
-		adequacyCells                  [4][]Inline // by adequacy's label, made when first used
-		ab                             [16]string  // a row's access countries
-		nb                             [8]string   // a row's named mechanisms
-		cb                             [24]Inline  // a row's safeguard cell
+		w             transferWords // looked up for the first row
+		labelled      bool
+		adequacyCells [4][]Inline // by adequacy's label, made when first used
+		ab            [16]string  // a row's access countries
+		sc            safeguardCells
 	)
 	names, countries := b.transferCells()
 	for k := range b.f.Services {
@@ -648,11 +737,7 @@ func (b *builder) makeTransferTable(i int) Block {
 			continue
 		}
 		if !labelled {
-			labelled = true
-			adequacyYes, safeguardAdequacy = b.jlabel("adequacy.yes"), b.jlabel("safeguard.adequacy")
-			adequacyDPF, safeguardDPF = b.jlabel("adequacy.dpf"), b.jlabel("safeguard.dpf")
-			adequacyNo, adequacyUnknown = b.jlabel("adequacy.no"), b.label("adequacy.unknown")
-			safeguardAlso, safeguardNone = b.label("safeguard.also"), b.label("safeguard.unknown")
+			w, labelled = b.transferWords(), true
 		}
 		country := countries[k]
 		access := ab[:0]
@@ -664,46 +749,119 @@ func (b *builder) makeTransferTable(i int) Block {
 		if len(access) > 0 {
 			country = b.labelInlines("transfer.access", extra{phCountry, country}, extra{phAccess, b.join(access)})
 		}
-		var adequacy, safeguard string
-		ak := 0
+		var adequacy string
+		ak, sk := 0, safeguardOther
 		switch basis {
 		case basisAdequacy:
-			adequacy, safeguard = adequacyYes, safeguardAdequacy
+			adequacy, sk = w.adequacyYes, safeguardAdequacy
 		case basisDPF:
-			adequacy, safeguard, ak = adequacyDPF, safeguardDPF, 1
+			adequacy, ak, sk = w.adequacyDPF, 1, safeguardDPF
 		default:
-			adequacy, ak = adequacyNo, 2
+			adequacy, ak = w.adequacyNo, 2
 			if s.ProviderCountry == "" {
-				adequacy, ak = adequacyUnknown, 3
+				adequacy, ak = w.adequacyUnknown, 3
 			}
 		}
 		if adequacyCells[ak] == nil {
 			adequacyCells[ak] = b.str(adequacy)
 		}
-		named := nb[:0]
-		// The implied certification is the DPF basis, never named here.
-		for _, m := range b.f.statedOf(i, k) {
-			if m != j.Certification {
-				named = append(named, b.mechanism(m))
-			}
-		}
-		// The cell is composed in cb and copied once.
-		cell := cb[:0]
-		switch {
-		case len(named) > 0 && safeguard != "":
-			cell = append(cell, plain(safeguard), plain("; "), plain(safeguardAlso), plain(" "))
-			cell = append(b.appendJoin(cell, named, sepLast), plain("."))
-		case len(named) > 0:
-			cell = append(b.appendJoin(cell, named, sepLast), plain("."))
-			cell = appendCaseFirst(cell, 0, true)
-		case safeguard == "":
-			cell = append(cell, plain(safeguardNone), plain("."))
-		default:
-			cell = append(cell, plain(safeguard), plain("."))
-		}
-		t.row(names[k], country, adequacyCells[ak], b.ins.copy(cell))
+		t.row(names[k], country, adequacyCells[ak], sc.cell(b, &w, j, sk, b.f.statedOf(i, k)))
 	}
 	return t.block()
+}
+
+// transferWords are the words of a transfer table in the current
+// regime's wording, looked up when a table first has a row.
+type transferWords struct {
+	adequacyYes, adequacyDPF, adequacyNo, adequacyUnknown string
+	// safeguard holds the safeguards' names by safeguardAdequacy etc.
+	safeguard                    [numSafeguards]string
+	safeguardAlso, safeguardNone string
+}
+
+// Safeguards a transfer table's cell starts with, by the transfer's basis
+// (transferWords.safeguard): the adequacy decision, the DPF, or none but
+// the mechanisms stated.
+const (
+	safeguardAdequacy = iota
+	safeguardDPF
+	safeguardOther
+	numSafeguards
+)
+
+func (b *builder) transferWords() transferWords {
+	w := transferWords{
+		adequacyYes: b.jlabel("adequacy.yes"), adequacyDPF: b.jlabel("adequacy.dpf"),
+		adequacyNo: b.jlabel("adequacy.no"), adequacyUnknown: b.label("adequacy.unknown"),
+		safeguardAlso: b.label("safeguard.also"), safeguardNone: b.label("safeguard.unknown"),
+	}
+	w.safeguard[safeguardAdequacy], w.safeguard[safeguardDPF] = b.jlabel("safeguard.adequacy"), b.jlabel("safeguard.dpf")
+	return w
+}
+
+// safeguardCells are the safeguard cells of one transfer table, each
+// made once: most services of a table rest on the same safeguard and
+// state the same mechanisms (a table of 25 rows has a handful of
+// distinct cells), and composing one names each mechanism.
+type safeguardCells struct {
+	n     int
+	cells [8]safeguardCell
+}
+
+type safeguardCell struct {
+	safeguard int      // safeguardAdequacy etc.
+	stated    []string // the mechanisms stated (Facts.statedOf)
+	cell      []Inline
+}
+
+// cell is the safeguard cell for safeguard sk (safeguardAdequacy etc.)
+// and the mechanisms stated under regime j, made when first asked for.
+func (sc *safeguardCells) cell(b *builder, w *transferWords, j *catalog.Jurisdiction, sk int, stated []string) []Inline {
+	for k := range sc.n {
+		if c := &sc.cells[k]; c.safeguard == sk && slices.Equal(c.stated, stated) {
+			return c.cell
+		}
+	}
+	cell := b.safeguardCell(w, j, w.safeguard[sk], stated)
+	if sc.n < len(sc.cells) {
+		sc.cells[sc.n] = safeguardCell{sk, stated, cell}
+		sc.n++
+	}
+	return cell
+}
+
+// safeguardCell says what a transfer out of regime j's region rests on:
+// safeguard (empty for none but those stated) and the mechanisms stated
+// for it, but for the implied certification, which is the DPF basis and
+// never named here.
+func (b *builder) safeguardCell(w *transferWords, j *catalog.Jurisdiction, safeguard string, stated []string) []Inline {
+	var (
+		nb [8]string  // the named mechanisms
+		cb [16]Inline // the cell, composed here and copied once
+	)
+	named := nb[:0]
+	for _, m := range stated {
+		if m != j.Certification {
+			named = append(named, b.mechanism(m))
+		}
+	}
+	cell := cb[:0]
+	switch {
+	case len(named) > 0 && safeguard != "":
+		cell = append(cell, plain(safeguard), plain("; "), plain(w.safeguardAlso), plain(" "))
+		cell = append(b.appendJoin(cell, named, sepLast), plain("."))
+	case len(named) > 0:
+		// With a capital first letter, as caseFirst writes it.
+		if first, rest, split := splitFirst(named[0], true); split {
+			cell, named[0] = append(cell, plain(first)), rest
+		}
+		cell = append(b.appendJoin(cell, named, sepLast), plain("."))
+	case safeguard == "":
+		cell = append(cell, plain(w.safeguardNone), plain("."))
+	default:
+		cell = append(cell, plain(safeguard), plain("."))
+	}
+	return b.ins.copy(cell)
 }
 
 // transferCells are the name and country cells of the facts' services
@@ -711,14 +869,13 @@ func (b *builder) makeTransferTable(i int) Block {
 // made once per document, when the first table asks for them.
 func (b *builder) transferCells() (names, countries [][]Inline) {
 	if b.transferCellsDone {
-		return b.transferNames, b.transferCountries
+		return b.serviceNames(), b.transferCountries
 	}
 	b.transferCellsDone = true
-	names, countries = b.transferNames[:0], b.transferCountries[:0]
+	countries = b.transferCountries[:0]
 	var unknown []Inline
 	for k := range b.f.Services {
 		s := &b.f.Services[k]
-		names = append(names, b.str(s.Name))
 		if s.ProviderCountry != "" {
 			countries = append(countries, b.str(b.country(s.ProviderCountry)))
 			continue
@@ -728,8 +885,24 @@ func (b *builder) transferCells() (names, countries [][]Inline) {
 		}
 		countries = append(countries, unknown)
 	}
-	b.transferNames, b.transferCountries = names, countries
-	return names, countries
+	b.transferCountries = countries
+	return b.serviceNames(), countries
+}
+
+// serviceNames are the cells of the facts' services' names, by position,
+// made once per document: the services, transfer and cookie tables name
+// each service, the transfer tables once per regime.
+func (b *builder) serviceNames() [][]Inline {
+	if b.serviceNamesDone {
+		return b.serviceNameCells
+	}
+	b.serviceNamesDone = true
+	names := b.serviceNameCells[:0]
+	for k := range b.f.Services {
+		names = append(names, b.str(b.f.Services[k].Name))
+	}
+	b.serviceNameCells = names
+	return names
 }
 
 // plain is s as a run of plain text.
@@ -754,22 +927,6 @@ func (b *builder) appendJoin(dst []Inline, items []string, last int) []Inline {
 		}
 	}
 	return dst
-}
-
-// appendCaseFirst changes the case of the first letter of the runs from
-// ins[at] on, as caseFirst does, in ins itself (which must be the
-// caller's scratch, not runs of the document).
-func appendCaseFirst(ins []Inline, at int, upper bool) []Inline {
-	if at >= len(ins) || ins[at].Kind != Plain {
-		return ins
-	}
-	first, rest, split := splitFirst(ins[at].Text, upper)
-	if !split {
-		return ins
-	}
-	ins = slices.Insert(ins, at+1, plain(rest))
-	ins[at] = plain(first)
-	return ins
 }
 
 // mechanism is the name of transfer mechanism m, looked up once per
@@ -847,16 +1004,16 @@ func (g *regionSets) transferBasis(j *catalog.Jurisdiction, s *ServiceFact, stat
 // extra cells inserted after the fourth (the cookie policy's party
 // column).
 func (b *builder) cookieRows(t *table, party []Inline) {
-	// The two kinds' words, looked up once for the table.
-	essential, nonEssential := b.label("cookie.essential"), b.label("cookie.nonEssential.US-CA")
+	// The two kinds' cells, made once for the table.
+	essential, nonEssential := b.str(b.label("cookie.essential")), b.str(b.label("cookie.nonEssential.US-CA"))
 	if b.f.gdprFamily() {
-		nonEssential = b.label("cookie.nonEssential")
+		nonEssential = b.str(b.label("cookie.nonEssential"))
 	}
 	kind := func(essentialCookie bool) []Inline {
 		if essentialCookie {
-			return b.str(essential)
+			return essential
 		}
-		return b.str(nonEssential)
+		return nonEssential
 	}
 	row := func(name, provider, purpose, duration, kind []Inline) {
 		if party == nil {
@@ -866,19 +1023,26 @@ func (b *builder) cookieRows(t *table, party []Inline) {
 		}
 	}
 	durationUnknown := b.label("cookie.durationUnknown")
+	names := b.serviceNames()
 	for i := range b.f.Services {
 		s := &b.f.Services[i]
-		for _, c := range s.Cookies {
+		unlisted := s.SetsCookiesKnown() && len(s.Cookies) == 0
+		if len(s.Cookies) == 0 && !unlisted {
+			continue
+		}
+		name := names[i] // the provider cell of each of its rows
+		for k := range s.Cookies {
+			c := &s.Cookies[k]
 			d := c.Duration
 			if d == "" {
 				d = durationUnknown
 			}
-			row(b.str(c.Name), b.str(s.Name), b.str(c.Purpose), b.str(d), kind(s.Essential))
+			row(b.str(c.Name), name, b.str(c.Purpose), b.str(d), kind(s.Essential))
 		}
 		// Known to set cookies, but no source named them: say so rather
 		// than leave the service out of the table.
-		if s.SetsCookiesKnown() && len(s.Cookies) == 0 {
-			row(b.str(b.label("cookie.unlisted")), b.str(s.Name), b.str(b.label("cookie.unlistedPurpose")),
+		if unlisted {
+			row(b.str(b.label("cookie.unlisted")), name, b.str(b.label("cookie.unlistedPurpose")),
 				b.str(durationUnknown), kind(s.Essential))
 		}
 	}
@@ -890,7 +1054,7 @@ func (b *builder) cookieRows(t *table, party []Inline) {
 
 func genCookies(b *builder) {
 	var t table
-	b.newTable(&t, "cookie", "provider", "purpose", "duration", "cookieType")
+	b.newTable(&t, cookiesHeader)
 	b.cookieRows(&t, nil)
 	if len(t.rows) > 0 {
 		b.emit(t.block())
@@ -973,7 +1137,7 @@ func (f *Facts) gdprFamily() bool { return f.gdpr }
 
 func genRetentionPurposes(b *builder) {
 	var t table
-	b.newTable(&t, "purpose", "retention")
+	b.newTable(&t, retentionPurposesHeader)
 	gdpr := b.f.gdprFamily()
 	for i := range b.f.Purposes {
 		p := &b.f.Purposes[i]
@@ -1023,11 +1187,11 @@ func (b *builder) jlabel3(k1, k2, k3 string) string {
 // the longest of their criteria (listed by genRetentionPurposes).
 func genRetentionCategories(b *builder) {
 	var t table
-	b.newTable(&t, "category", "retention")
+	b.newTable(&t, retentionCategoriesHeader)
+	longestOf := b.labels["retention.longestOf"]
 	for ci := range b.f.Categories {
 		c := &b.f.Categories[ci]
-		var sb [32]string
-		shorts := sb[:0]
+		shorts := b.names[:0]
 		only := -1
 		for i := range b.f.Purposes {
 			p := &b.f.Purposes[i]
@@ -1036,10 +1200,11 @@ func genRetentionCategories(b *builder) {
 				only = i
 			}
 		}
+		b.names = shorts[:0]
 		var cell []Inline
 		switch {
 		case len(shorts) > 1:
-			cell = b.labelInlines("retention.longestOf", extra{phPurposes, b.join(shorts)})
+			cell = b.expand(longestOf, extra{phPurposes, b.join(shorts)})
 		case len(shorts) == 1:
 			cell = b.strs(b.jlabel3("purpose.", b.f.Purposes[only].ID, ".retention"), ".")
 		default:
@@ -1053,6 +1218,7 @@ func genRetentionCategories(b *builder) {
 // ccpaGroup is one statutory CCPA category and what the facts say about it.
 type ccpaGroup struct {
 	letter     string
+	letterAt   int // letter's position in ccpaLetters
 	categories []string
 	sources    []string
 	purposes   posSet   // catalog positions
@@ -1103,14 +1269,14 @@ func (b *builder) ccpaGroups() []ccpaGroup {
 	}
 	b.ccpaDone = true
 	groups := b.ccpa[:0]
-	for _, letter := range ccpaLetters {
+	for li, letter := range ccpaLetters {
 		if len(groups) < cap(groups) {
 			groups = groups[:len(groups)+1]
 		} else {
 			groups = append(groups, ccpaGroup{})
 		}
 		g := &groups[len(groups)-1]
-		g.letter = letter
+		g.letter, g.letterAt = letter, li
 		g.categories, g.sources, g.soldTo, g.disclosed = g.categories[:0], g.sources[:0], g.soldTo[:0], g.disclosed[:0]
 		g.purposes.reset()
 		g.soldFor.reset()
@@ -1178,8 +1344,13 @@ func (b *builder) ccpaGroups() []ccpaGroup {
 
 // recipientKinds numbers the names of the services' categories
 // (serviceCategory), each name once: kinds holds each service's number,
-// by its position in the facts' services, and names the names.
+// by its position in the facts' services, and names the names. Worked
+// out once per document (setVars and ccpaGroups read them).
 func (b *builder) recipientKinds() (kinds []int, names []string) {
+	if b.kindsDone {
+		return b.kindOf, b.kindNames
+	}
+	b.kindsDone = true
 	kinds, names = b.kindOf[:0], b.kindNames[:0]
 	for i := range b.f.Services {
 		n := b.serviceCategory(i)
@@ -1194,15 +1365,7 @@ func (b *builder) recipientKinds() (kinds []int, names []string) {
 	return kinds, names
 }
 
-// purposeLabel holds, for one of the facts' purposes, the labels that
-// tables repeat (purpose.<id>, purpose.<id>.short, purpose.<id>.ccpa),
-// each looked up once per document, when first asked for.
-type purposeLabel struct {
-	labels [3]string
-	have   [3]bool
-}
-
-// Indexes of purposeLabel.labels, with the key suffix of each.
+// Indexes of purposeWords.labels, with the key suffix of each.
 const (
 	purposeName = iota
 	purposeShort
@@ -1212,18 +1375,10 @@ const (
 var purposeLabelSuffix = [3]string{"", ".short", ".ccpa"}
 
 // purposeLabel is label kind (purposeName, purposeShort, purposeCCPA) of
-// the purpose at position i of the facts' purposes.
+// the purpose at position i of the facts' purposes (compiled with the
+// library: the tables repeat them).
 func (b *builder) purposeLabel(i, kind int) string {
-	if !b.purposeLabelsSet {
-		b.purposeLabelsSet = true
-		b.purposeNames = append(b.purposeNames[:0], make([]purposeLabel, len(b.f.Purposes))...)
-	}
-	pl := &b.purposeNames[i]
-	if !pl.have[kind] {
-		pl.have[kind] = true
-		pl.labels[kind] = b.label3("purpose.", b.f.Purposes[i].ID, purposeLabelSuffix[kind])
-	}
-	return pl.labels[kind]
+	return b.words.purposes[b.f.Purposes[i].pos].labels[kind]
 }
 
 // serviceCategory is the name of the category of the service at position
@@ -1257,17 +1412,32 @@ func (b *builder) semicolons(items []string) []Inline {
 // in set.
 func (b *builder) ccpaPurposeNames(set *posSet, dst []string) []string {
 	b.indexPositions()
+	// Purposes that share a CCPA name are named once: by the first
+	// catalog position with that name (purposeWords.ccpaFirst), as bits,
+	// rather than by comparing each name with those listed.
+	var named uint64
 	for pos := set.next(0); pos >= 0; pos = set.next(pos + 1) {
-		if i := b.indexAt(b.purposeAt, pos); i >= 0 {
-			dst = addUnique(dst, b.purposeLabel(i, purposeCCPA))
+		i := b.indexAt(b.purposeAt, pos)
+		if i < 0 {
+			continue
 		}
+		w := &b.words.purposes[pos]
+		if first := w.ccpaFirst; first < 64 {
+			if named&(1<<first) != 0 {
+				continue
+			}
+			named |= 1 << first
+			dst = append(dst, w.labels[purposeCCPA])
+			continue
+		}
+		dst = addUnique(dst, w.labels[purposeCCPA])
 	}
 	return dst
 }
 
 func genCCPACategories(b *builder) {
 	var t table
-	b.newTable(&t, "ccpaCategory", "examples", "source", "purposes", "soldShared")
+	b.newTable(&t, ccpaCategoriesHeader)
 	groups := b.ccpaGroups()
 	var notSold []Inline // "No", made once for the table
 	for gi := range groups {
@@ -1280,8 +1450,8 @@ func genCCPACategories(b *builder) {
 			}
 			examples = append(examples, b.examples(c))
 		}
-		var pb [32]string
-		ps := b.ccpaPurposeNames(&g.purposes, pb[:0])
+		ps := b.ccpaPurposeNames(&g.purposes, b.names[:0])
+		b.names = ps[:0]
 		var sold []Inline
 		if len(g.soldTo) > 0 {
 			sold = b.labelInlines("ccpa.soldShared.yes", extra{phRecipients, b.join(g.soldTo)})
@@ -1291,21 +1461,21 @@ func genCCPACategories(b *builder) {
 			}
 			sold = notSold
 		}
-		t.row(b.str(b.label2("ccpa.", g.letter)), b.cat(examples...), b.sourcesCell(g.sources), b.semicolons(ps), sold)
+		t.row(b.words.ccpaLetters[g.letterAt], b.cat(examples...), b.sourcesCell(g.sources), b.semicolons(ps), sold)
 	}
 	b.emit(t.block())
 }
 
 func genCCPASensitive(b *builder) {
 	var t table
-	b.newTable(&t, "category", "purposes", "soldShared")
+	b.newTable(&t, ccpaSensitiveHeader)
 	for ci := range b.f.Categories {
 		c := &b.f.Categories[ci]
 		if !c.Sensitive {
 			continue
 		}
-		var pb [32]string
-		ps := b.ccpaPurposeNames(&c.purposeSet, pb[:0])
+		ps := b.ccpaPurposeNames(&c.purposeSet, b.names[:0])
+		b.names = ps[:0]
 		name := b.label2("ccpa.sensitive.", c.ID)
 		if name == "" {
 			name = b.categoryName(ci)
@@ -1317,13 +1487,14 @@ func genCCPASensitive(b *builder) {
 
 func genCCPASold(b *builder) {
 	var t table
-	b.newTable(&t, "ccpaCategory", "thirdParties", "sellPurposes")
+	b.newTable(&t, ccpaSoldHeader)
 	groups := b.ccpaGroups()
 	for gi := range groups {
 		g := &groups[gi]
 		if len(g.soldTo) > 0 {
-			var pb [32]string
-			t.row(b.str(b.label2("ccpa.", g.letter)), b.join(g.soldTo), b.semicolons(b.ccpaPurposeNames(&g.soldFor, pb[:0])))
+			ps := b.ccpaPurposeNames(&g.soldFor, b.names[:0])
+			b.names = ps[:0]
+			t.row(b.words.ccpaLetters[g.letterAt], b.join(g.soldTo), b.semicolons(ps))
 		}
 	}
 	b.emit(t.block())
@@ -1331,13 +1502,14 @@ func genCCPASold(b *builder) {
 
 func genCCPADisclosed(b *builder) {
 	var t table
-	b.newTable(&t, "ccpaCategory", "disclosedTo", "disclosePurposes")
+	b.newTable(&t, ccpaDisclosedHeader)
 	groups := b.ccpaGroups()
 	for gi := range groups {
 		g := &groups[gi]
 		if len(g.disclosed) > 0 {
-			var pb [32]string
-			t.row(b.str(b.label2("ccpa.", g.letter)), b.join(g.disclosed), b.semicolons(b.ccpaPurposeNames(&g.discloseFor, pb[:0])))
+			ps := b.ccpaPurposeNames(&g.discloseFor, b.names[:0])
+			b.names = ps[:0]
+			t.row(b.words.ccpaLetters[g.letterAt], b.join(g.disclosed), b.semicolons(ps))
 		}
 	}
 	if len(t.rows) == 0 {
@@ -1376,7 +1548,7 @@ func genCCPASources(b *builder) {
 // categories of those third parties (e.g. Va. Code § 59.1-578(C)(4)-(5)).
 func genUSShared(b *builder) {
 	var t table
-	b.newTable(&t, "category", "thirdParties")
+	b.newTable(&t, usSharedHeader)
 	for i := range b.f.Categories {
 		c := &b.f.Categories[i]
 		var tb [16]string

@@ -310,6 +310,10 @@ type compiledLibrary struct {
 	// it): conditionBits sets a document's sixty laws and thirty-four
 	// jurisdictions by position, without making and looking up the names.
 	lawCondition, jurisdictionCondition []int
+	// words holds, by language, the words documents take from the labels
+	// for the catalog's jurisdictions, purposes and data categories and
+	// for the tables' headers.
+	words map[string]*catalogWords
 }
 
 // lawAt is the position in laws of law l: its position among the
@@ -326,6 +330,85 @@ func (c *compiledLibrary) lawAt(l *compliance.Law) int {
 	return -1
 }
 
+// catalogWords are the words a document takes from its language's
+// labels by a position worked out when the library is compiled: the
+// catalog's entries' by their catalog positions, the tables' headers by
+// their number (tableHeader). A document names each of its purposes and
+// categories in several tables, and a document for several
+// jurisdictions speaks of each in its own words (builder.setVars).
+type catalogWords struct {
+	jurisdictions []jurisdictionWords
+	purposes      []purposeWords
+	categories    []string // "category.<id>"
+	// headers are the cells of the tables' headers (tableHeader), and
+	// ccpaLetters the cells naming the CCPA's categories ("ccpa.<letter>",
+	// by position in ccpaLetters): words of the language alone.
+	headers     [][][]Inline
+	ccpaLetters [][]Inline
+}
+
+// jurisdictionWords are a catalog jurisdiction's words, as the runs of
+// its placeholders: its region's name (label "region.<id>") and its
+// authority's name and address (nil without one). Documents share them:
+// nothing changes a tree once it is built.
+type jurisdictionWords struct {
+	region, authorityName, authorityURL []Inline
+}
+
+// purposeWords are a purpose's labels: "purpose.<id>" with each suffix
+// of purposeLabelSuffix, by purposeName etc., and its ".withoutData"
+// (what the person cannot have without giving the data) where it has one.
+type purposeWords struct {
+	labels         [3]string
+	withoutData    string
+	hasWithoutData bool
+	// ccpaFirst is the first catalog position of a purpose with the
+	// same CCPA name (its own, for the first): the CCPA tables name a
+	// few purposes alike (ccpaPurposeNames).
+	ccpaFirst int
+}
+
+// compileWords makes the words of cat's entries in the language t.
+func compileWords(t *Wording, cat *catalog.Catalog) *catalogWords {
+	w := &catalogWords{
+		jurisdictions: make([]jurisdictionWords, len(cat.Jurisdictions)),
+		purposes:      make([]purposeWords, len(cat.Purposes)),
+		categories:    make([]string, len(cat.DataCategories)),
+		headers:       headerCells(t),
+		ccpaLetters:   make([][]Inline, len(ccpaLetters)),
+	}
+	for i, letter := range ccpaLetters {
+		w.ccpaLetters[i] = []Inline{{Kind: Plain, Text: t.Labels["ccpa."+letter]}}
+	}
+	for i := range cat.Jurisdictions {
+		j := &cat.Jurisdictions[i]
+		jw := &w.jurisdictions[i]
+		jw.region = []Inline{{Kind: Plain, Text: t.Labels["region."+j.ID]}}
+		if a := j.Authority; a != nil {
+			jw.authorityName = []Inline{{Kind: Plain, Text: a.Name}}
+			jw.authorityURL = []Inline{{Kind: Link, Text: a.URL, URL: a.URL}}
+		}
+	}
+	for i := range cat.Purposes {
+		id, pw := cat.Purposes[i].ID, &w.purposes[i]
+		for k, suffix := range purposeLabelSuffix {
+			pw.labels[k] = t.Labels["purpose."+id+suffix]
+		}
+		pw.withoutData, pw.hasWithoutData = t.Labels["purpose."+id+".withoutData"]
+		pw.ccpaFirst = i
+		for k := range i {
+			if w.purposes[k].labels[purposeCCPA] == pw.labels[purposeCCPA] {
+				pw.ccpaFirst = k
+				break
+			}
+		}
+	}
+	for i := range cat.DataCategories {
+		w.categories[i] = t.Labels["category."+cat.DataCategories[i].ID]
+	}
+	return w
+}
+
 // compile derives the compiled library from l and the checklists, with
 // the escape memos of cat's text (escapeMemo).
 func (l *Library) compile(laws []compliance.Law, cat *catalog.Catalog) (*compiledLibrary, error) {
@@ -337,6 +420,7 @@ func (l *Library) compile(laws []compliance.Law, cat *catalog.Catalog) (*compile
 		conditions:   map[string]int{},
 		requirements: map[string]int{},
 		lawIndex:     map[string]int{},
+		words:        map[string]*catalogWords{},
 	}
 	for li, law := range laws {
 		c.laws = append(c.laws, law.ID)
@@ -361,6 +445,7 @@ func (l *Library) compile(laws []compliance.Law, cat *catalog.Catalog) (*compile
 			}
 		}
 		c.labels[lang] = labels
+		c.words[lang] = compileWords(t, cat)
 		for _, v := range t.Sections { // headings, and their entries in the contents
 			memo.add(v)
 		}

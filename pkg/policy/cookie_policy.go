@@ -12,7 +12,7 @@ package policy
 // column never claims that a cookie is first-party.
 func genCookieTable(b *builder) {
 	var t table
-	b.newTable(&t, "cookie", "provider", "purpose", "duration", "party", "cookieType")
+	b.newTable(&t, cookiePolicyHeader)
 	b.cookieRows(&t, b.str(b.label("cookie.party.third")))
 	if len(t.rows) > 0 {
 		b.emit(t.block())

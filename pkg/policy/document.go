@@ -211,6 +211,9 @@ type builder struct {
 	labels map[string][]segment
 	lib    *compiledLibrary
 	date   time.Time
+	// words are the document's language's words compiled with the
+	// library (compiledLibrary.words).
+	words *catalogWords
 
 	cond conditionBits
 	// vars are the placeholder values the current clause uses: base, or
@@ -218,7 +221,15 @@ type builder struct {
 	// document covers several).
 	vars           *vars
 	base           vars
-	byJurisdiction []vars // by position in f.Jurisdictions
+	byJurisdiction []vars // by position in f.Jurisdictions (jurisdictionVars)
+	// jurisdictionMade says which of byJurisdiction are made; noLaw are
+	// the law's words of a jurisdiction without a law of its own with a
+	// name (the document's, as setVars first sets them), and
+	// missingRepresentative the placeholder of one without a
+	// representative, made once.
+	jurisdictionMade      []bool
+	noLaw                 [2]value
+	missingRepresentative []Inline
 	// regime is the jurisdiction whose words the current clause uses
 	// (jlabel, region, law, authority): the primary one, or in a
 	// document for several transfer regimes the regime a clause or table
@@ -245,6 +256,11 @@ type builder struct {
 
 	rowBuf  [][][]Inline // the table being built (blocks.go)
 	listBuf [][]Inline   // the generated list being built
+	// names is scratch space for the names a cell lists (blocks.go),
+	// given back (names[:0]) before anything else takes it: a slice
+	// kept from one document to the next, not an array zeroed on the
+	// stack at every cell.
+	names []string
 
 	satisfiedAt      []int32           // by checklist position: section<<16 | clause, plus one
 	lawMask          []uint64          // by law position: the listed jurisdictions it covers
@@ -256,24 +272,23 @@ type builder struct {
 	ccpaRecipients   ccpaRecipients // ccpaGroups' scratch space
 	kindOf           []int          // recipientKinds'
 	kindNames        []string
+	kindsDone        bool
+	receivedCells    []receivedCell // receivedBy's
+	roleCells        []roleCell     // roleCell's
 	ccpaDone         bool
 	serviceCats      []string            // by service position (serviceCategory)
 	mechanisms       []mechanismName     // the transfer mechanisms named so far (mechanism)
 	sourceCells      []sourceCell        // sourcesCell's
 	transferTables   []transferTableMemo // the transfer tables made (transferTable)
 	purposeRows      [][2][]Inline       // purposeCells'
-	// transferNames and transferCountries are transferCells'.
-	transferNames, transferCountries [][]Inline
-	transferCellsDone                bool
-	// purposeNames are the labels of f.Purposes (purposeLabel).
-	purposeNames     []purposeLabel
-	purposeLabelsSet bool
+	// transferCountries are transferCells', serviceNameCells
+	// serviceNames'.
+	transferCountries, serviceNameCells [][]Inline
+	transferCellsDone, serviceNamesDone bool
 	// countries are the names of countries by countryBit, in the
 	// language countriesOf (country).
 	countries   [26 * 26]string
 	countriesOf *Wording
-	// categoryNames are the names of f.Categories (categoryName).
-	categoryNames []string
 	// categoryAt and purposeAt are the indexes in f.Categories and
 	// f.Purposes by catalog position, -1 for none (indexPositions).
 	categoryAt, purposeAt []int
@@ -297,8 +312,10 @@ type builder struct {
 	dateDone          bool
 }
 
-// prepareWords looks up the words the builder uses most.
+// prepareWords looks up the words the builder uses most, and finds the
+// language's words of the catalog (catalogWords).
 func (b *builder) prepareWords() {
+	b.words = b.lib.words[b.t.Language]
 	b.none = b.label("none")
 	b.seps = [numSeps]Inline{
 		sepList:      b.literal(b.label("listSeparator")),
@@ -307,8 +324,8 @@ func (b *builder) prepareWords() {
 		sepSemicolon: b.literal("; "),
 	}
 	b.lawNames = b.lawNames[:0]
-	for _, l := range b.f.Laws {
-		b.lawNames = append(b.lawNames, b.label2("law.", l.ID))
+	for i := range b.f.Laws { // by index: a Law is a dozen words
+		b.lawNames = append(b.lawNames, b.label2("law.", b.f.Laws[i].ID))
 	}
 }
 
@@ -355,16 +372,17 @@ func (b *builder) reset() {
 	b.base = vars{}
 	b.ccpa = b.ccpa[:0]
 	b.ccpaDone = false
+	b.kindsDone = false
+	b.receivedCells = b.receivedCells[:0]
+	b.roleCells = b.roleCells[:0]
 	b.listedDone = false
 	b.serviceCats = b.serviceCats[:0]
 	b.mechanisms = b.mechanisms[:0]
 	b.sourceCells = b.sourceCells[:0]
 	b.transferTables = b.transferTables[:0]
 	b.purposeRows = b.purposeRows[:0]
-	b.transferCellsDone = false
-	b.purposeLabelsSet = false
+	b.transferCellsDone, b.serviceNamesDone = false, false
 	b.exampleCache = b.exampleCache[:0]
-	b.categoryNames = b.categoryNames[:0]
 	b.categoryAt, b.purposeAt, b.positionsSet = b.categoryAt[:0], b.purposeAt[:0], false
 	b.regime = nil
 }
@@ -717,17 +735,17 @@ func (b *builder) setVars() {
 		set(phAuthorityName, b.str(a.Name))
 		set(phAuthorityURL, b.linkTo(a.URL, a.URL))
 	}
-	for i, l := range f.Laws {
+	// The law's words are those of the last law with a name label.
+	for i := len(f.Laws) - 1; i >= 0; i-- {
 		if n := b.lawNames[i]; n != "" {
 			set(phLawName, b.str(n))
-			set(phLawShort, b.str(b.label2("lawShort.", l.ID)))
+			set(phLawShort, b.str(b.label2("lawShort.", f.Laws[i].ID)))
+			break
 		}
 	}
 	var kb [24]string
-	cats := kb[:0]
-	for i := range f.Services {
-		cats = addUnique(cats, b.serviceCategory(i))
-	}
+	_, kinds := b.recipientKinds() // the services' categories, each once
+	cats := append(kb[:0], kinds...)
 	if len(f.Unknown) > 0 {
 		cats = addUnique(cats, b.label("serviceCategory.unknown"))
 	}
@@ -757,10 +775,8 @@ func (b *builder) setVars() {
 	var wb [24]string
 	without := wb[:0]
 	for pi := range f.Purposes {
-		p := &f.Purposes[pi]
-		var buf [96]byte
-		if w, ok := b.t.Labels[string(append(append(append(buf[:0], "purpose."...), p.ID...), ".withoutData"...))]; ok {
-			without = append(without, w)
+		if w := &b.words.purposes[f.Purposes[pi].pos]; w.hasWithoutData {
+			without = append(without, w.withoutData)
 		}
 	}
 	set(phProvisionExamples, b.joinWith(without, sepLastOr))
@@ -783,13 +799,17 @@ func (b *builder) setVars() {
 	if len(f.Jurisdictions) < 2 {
 		return
 	}
-	// Each listed jurisdiction's words: its region, its law (as in a
-	// document for it alone: its last law with a name label), its
-	// authority and Art. 27 representative.
-	if cap(b.byJurisdiction) < len(f.Jurisdictions) {
-		b.byJurisdiction = make([]vars, len(f.Jurisdictions))
+	// Each listed jurisdiction's words (jurisdictionVars) are made when a
+	// clause or table first speaks of it: a document for many
+	// jurisdictions has clauses of its own for fewer than half of them.
+	n := len(f.Jurisdictions)
+	if cap(b.byJurisdiction) < n {
+		b.byJurisdiction, b.jurisdictionMade = make([]vars, n), make([]bool, n)
 	}
-	b.byJurisdiction = b.byJurisdiction[:len(f.Jurisdictions)]
+	b.byJurisdiction, b.jurisdictionMade = b.byJurisdiction[:n], b.jurisdictionMade[:n]
+	clear(b.jurisdictionMade)
+	b.missingRepresentative = nil
+	b.noLaw = [2]value{v[phLawName], v[phLawShort]}
 	// Each jurisdiction's last law with a name label, found by going
 	// through the laws' lists once (listedBits) rather than searching
 	// every law's list for each jurisdiction.
@@ -799,61 +819,26 @@ func (b *builder) setVars() {
 		lastLaw = append(lastLaw, -1)
 	}
 	b.lastLaw = lastLaw
-	for li, l := range f.Laws {
+	for li := range f.Laws {
 		if b.lawNames[li] == "" {
 			continue
 		}
-		for _, id := range l.Jurisdictions {
+		for _, id := range f.Laws[li].Jurisdictions {
 			for m := listed[id]; m != 0; m &= m - 1 {
 				lastLaw[bits.TrailingZeros64(m)] = li
 			}
 		}
 	}
-	primary := 0
-	var missingRepresentative []Inline // made once, for every jurisdiction without one
-	for i := range f.Jurisdictions {
-		r := &f.Jurisdictions[i]
-		if r.ID == f.Jurisdiction.ID {
-			primary = i
-		}
-		rv := &b.byJurisdiction[i]
-		*rv = *v
-		rv[phRegion] = value{ins: b.str(b.label2("region.", r.ID)), ok: true}
-		li := lastLaw[i]
-		if i >= 64 { // beyond listedBits: a list built in code
-			for k, l := range f.Laws {
-				if b.lawNames[k] != "" && slices.Contains(l.Jurisdictions, r.ID) {
-					li = k
-				}
-			}
-		}
-		if li >= 0 {
-			rv[phLawName] = value{ins: b.str(b.lawNames[li]), ok: true}
-			rv[phLawShort] = value{ins: b.str(b.label2("lawShort.", f.Laws[li].ID)), ok: true}
-		}
-		if a := r.Authority; a != nil {
-			rv[phAuthorityName] = value{ins: b.str(a.Name), ok: true}
-			rv[phAuthorityURL] = value{ins: b.linkTo(a.URL, a.URL), ok: true}
-		}
-		if rep := f.representativeFor(r); rep != "" {
-			rv[phRepresentative] = value{ins: b.str(userText(rep)), ok: true}
-		} else {
-			if missingRepresentative == nil {
-				missingRepresentative = b.missing("representative")
-			}
-			rv[phRepresentative] = value{ins: missingRepresentative, ok: true}
-		}
-	}
 	// Clauses about no one jurisdiction speak of the primary one's law,
 	// or, with several transfer regimes, of all of them at once.
-	*v = b.byJurisdiction[primary]
+	*v = *b.jurisdictionVars(jurisdictionIndex(f.Jurisdictions, f.Jurisdiction.ID))
 	if len(f.Regimes) > 1 {
 		var rb, nb, sb [8]string
 		regions, names, shorts := rb[:0], nb[:0], sb[:0]
 		for i := range f.Regimes {
 			r := &f.Regimes[i]
-			rv := &b.byJurisdiction[jurisdictionIndex(f.Jurisdictions, r.ID)]
-			regions = append(regions, b.label2("region.", r.ID))
+			rv := b.jurisdictionVars(jurisdictionIndex(f.Jurisdictions, r.ID))
+			regions = append(regions, rv[phRegion].ins[0].Text)
 			if n := rv[phLawName]; n.ok {
 				names, shorts = append(names, n.ins[0].Text), append(shorts, rv[phLawShort].ins[0].Text)
 			}
@@ -864,9 +849,73 @@ func (b *builder) setVars() {
 	}
 }
 
-// jurisdictionIndex is the position of the jurisdiction id in js.
+// jurisdictionVars are the placeholder values of the i-th listed
+// jurisdiction's clauses, made when first asked for: the document's,
+// with its region, its law (as in a document for it alone: its last law
+// with a name label), its authority and its Art. 27 representative.
+// Only those differ from the document's (b.base), before and after
+// setVars gives the document the primary jurisdiction's words, so they
+// are made from either.
+func (b *builder) jurisdictionVars(i int) *vars {
+	if !b.jurisdictionMade[i] {
+		b.makeJurisdictionVars(i)
+	}
+	return &b.byJurisdiction[i]
+}
+
+// makeJurisdictionVars makes jurisdictionVars(i).
+func (b *builder) makeJurisdictionVars(i int) {
+	rv := &b.byJurisdiction[i]
+	b.jurisdictionMade[i] = true
+	f := b.f
+	r := &f.Jurisdictions[i]
+	*rv = b.base
+	w := &b.words.jurisdictions[f.scr.jpos[i]]
+	rv[phRegion] = value{ins: w.region, ok: true}
+	li := b.lastLaw[i]
+	if i >= 64 { // beyond listedBits: a list built in code
+		for k := range f.Laws {
+			if b.lawNames[k] != "" && slices.Contains(f.Laws[k].Jurisdictions, r.ID) {
+				li = k
+			}
+		}
+	}
+	if li >= 0 {
+		rv[phLawName] = value{ins: b.str(b.lawNames[li]), ok: true}
+		rv[phLawShort] = value{ins: b.str(b.label2("lawShort.", f.Laws[li].ID)), ok: true}
+	} else {
+		rv[phLawName], rv[phLawShort] = b.noLaw[0], b.noLaw[1]
+	}
+	if w.authorityName != nil {
+		rv[phAuthorityName] = value{ins: w.authorityName, ok: true}
+		rv[phAuthorityURL] = value{ins: w.authorityURL, ok: true}
+	}
+	if rep := f.representativeFor(r); rep != "" {
+		rv[phRepresentative] = value{ins: b.str(userText(rep)), ok: true}
+	} else {
+		if b.missingRepresentative == nil { // made once, for every jurisdiction without one
+			b.missingRepresentative = b.missing("representative")
+		}
+		rv[phRepresentative] = value{ins: b.missingRepresentative, ok: true}
+	}
+}
+
+// jurisdictionIndex is the position of the jurisdiction id in js. The
+// ids asked for are mostly js's own (a regime's, the primary
+// jurisdiction's: copies of its entries), found by where their bytes are
+// before any is compared.
 func jurisdictionIndex(js []catalog.Jurisdiction, id string) int {
-	return slices.IndexFunc(js, func(j catalog.Jurisdiction) bool { return j.ID == id })
+	for i := range js {
+		if unsafe.StringData(js[i].ID) == unsafe.StringData(id) && len(js[i].ID) == len(id) {
+			return i
+		}
+	}
+	for i := range js {
+		if js[i].ID == id {
+			return i
+		}
+	}
+	return -1
 }
 
 // contractVars fills the placeholders of the contract documents (terms,
@@ -1060,7 +1109,7 @@ func (b *builder) useJurisdiction(r *catalog.Jurisdiction) {
 // current, or the document's own for i < 0.
 func (b *builder) useJurisdictionAt(i int) {
 	if i >= 0 && i < len(b.byJurisdiction) {
-		b.regime, b.vars = &b.f.Jurisdictions[i], &b.byJurisdiction[i]
+		b.regime, b.vars = &b.f.Jurisdictions[i], b.jurisdictionVars(i)
 		return
 	}
 	b.regime, b.vars = &b.f.Jurisdiction, &b.base
@@ -1305,7 +1354,13 @@ const (
 // fillContents fills the table of contents (the list genContents left
 // empty) with a link to every section after it.
 func (b *builder) fillContents(doc *Document) {
-	toc := slices.IndexFunc(doc.Blocks, func(b Block) bool { return b.Section == contentsSection && b.Kind == List })
+	toc := -1
+	for i := range doc.Blocks { // by index: a Block is 19 words
+		if blk := &doc.Blocks[i]; blk.Kind == List && blk.Section == contentsSection {
+			toc = i
+			break
+		}
+	}
 	if toc < 0 {
 		return
 	}

@@ -1,0 +1,286 @@
+package policy
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/policygen/policygen/pkg/catalog"
+)
+
+// inlinesText is the plain text of runs.
+func inlinesText(ins []Inline) string {
+	s := ""
+	for _, in := range ins {
+		s += in.Text
+	}
+	return s
+}
+
+// TestSafeguardCells: a transfer table makes each distinct safeguard cell
+// once and shares it between rows, keyed by the safeguard and the
+// mechanisms stated; beyond the cells it remembers, it still makes the
+// right cell for every row.
+func TestSafeguardCells(t *testing.T) {
+	req := Request{Type: "privacy", BusinessName: "Cells Ltd", WebsiteURL: "https://cells.example", BusinessType: "ecommerce",
+		Language: "en", Jurisdiction: "UK", Format: "markdown", ThirdPartyServices: []string{"stripe"}}
+	completeRequest(&req)
+	st := new(state)
+	if _, _, _, err := st.compose(req, false); err != nil {
+		t.Fatal(err)
+	}
+	b := &st.b
+	j := &b.f.Jurisdiction
+	w := b.transferWords()
+	var sc safeguardCells
+	idta := []string{"uk_idta"}
+	first := sc.cell(b, &w, j, safeguardOther, idta)
+	if got, want := inlinesText(first), "The UK International Data Transfer Agreement."; got != want {
+		t.Fatalf("cell = %q, want %q", got, want)
+	}
+	// The same key from another list (another service's) is the same cell.
+	again := sc.cell(b, &w, j, safeguardOther, []string{"uk_idta"})
+	if &again[0] != &first[0] {
+		t.Error("a second row with the same safeguard made its cell again")
+	}
+	// Another safeguard with the same mechanisms is another cell.
+	if dpf := sc.cell(b, &w, j, safeguardDPF, idta); inlinesText(dpf) == inlinesText(first) {
+		t.Errorf("the DPF cell reads as the cell without it: %q", inlinesText(dpf))
+	}
+	// More distinct keys than the memo holds: each is still right.
+	for k := range 2 * len(sc.cells) {
+		stated := []string{"uk_addendum", fmt.Sprint("m", k)}
+		got := inlinesText(sc.cell(b, &w, j, safeguardOther, stated))
+		want := inlinesText(b.safeguardCell(&w, j, "", stated))
+		if got != want {
+			t.Errorf("key %d: cell %q, want %q", k, got, want)
+		}
+	}
+}
+
+// TestCatalogWords: the words compiled with the library for the catalog's
+// purposes, data categories and jurisdictions, found by the facts'
+// catalog positions, are the labels the builder would look up by key.
+func TestCatalogWords(t *testing.T) {
+	c := mustCatalog(t)
+	req := Request{Type: "privacy", BusinessName: "Words Ltd", WebsiteURL: "https://words.example", BusinessType: "marketplace",
+		Language: "en", Jurisdiction: "EU,UK,US-CA,AU", Format: "markdown", CollectsPayments: true, CollectsUserData: true,
+		UsesAnalytics: true, ThirdPartyServices: serviceMix(c)}
+	completeRequest(&req)
+	st := new(state)
+	if _, _, _, err := st.compose(req, false); err != nil {
+		t.Fatal(err)
+	}
+	b := &st.b
+	f := b.f
+	if len(f.Purposes) < 2 || len(f.Categories) < 2 || len(f.Jurisdictions) != 4 {
+		t.Fatalf("facts too small to test: %d purposes, %d categories, %d jurisdictions", len(f.Purposes), len(f.Categories), len(f.Jurisdictions))
+	}
+	for i := range f.Purposes {
+		id := f.Purposes[i].ID
+		for kind, suffix := range purposeLabelSuffix {
+			if got, want := b.purposeLabel(i, kind), b.label3("purpose.", id, suffix); got != want {
+				t.Errorf("purpose %s%s: %q, want %q", id, suffix, got, want)
+			}
+		}
+		w := &b.words.purposes[f.Purposes[i].pos]
+		if want, ok := b.lookupLabel("purpose.", id, ".withoutData"); w.withoutData != want || w.hasWithoutData != ok {
+			t.Errorf("purpose %s.withoutData: %q %v, want %q %v", id, w.withoutData, w.hasWithoutData, want, ok)
+		}
+	}
+	// The CCPA names of a set of purposes, each once, in catalog order.
+	var all posSet
+	var want []string
+	for i := range f.Purposes {
+		all.add(f.Purposes[i].pos)
+		want = addUnique(want, b.label3("purpose.", f.Purposes[i].ID, ".ccpa"))
+	}
+	if got := b.ccpaPurposeNames(&all, nil); !slices.Equal(got, want) {
+		t.Errorf("CCPA names %q, want %q", got, want)
+	}
+	for k := range f.Categories {
+		if got, want := b.categoryName(k), b.label2("category.", f.Categories[k].ID); got != want {
+			t.Errorf("category %s: %q, want %q", f.Categories[k].ID, got, want)
+		}
+	}
+	for i := range f.Jurisdictions {
+		j := &f.Jurisdictions[i]
+		w := &b.words.jurisdictions[f.scr.jpos[i]]
+		if got, want := inlinesText(w.region), b.label2("region.", j.ID); got != want {
+			t.Errorf("region of %s: %q, want %q", j.ID, got, want)
+		}
+		if a := j.Authority; a != nil && (inlinesText(w.authorityName) != a.Name || w.authorityURL[0].URL != a.URL) {
+			t.Errorf("authority of %s: %v %v, want %v", j.ID, w.authorityName, w.authorityURL, *a)
+		}
+	}
+}
+
+// composeState composes req in fresh memory and returns the state, whose
+// builder holds the document's words.
+func composeState(t *testing.T, req Request) *state {
+	t.Helper()
+	completeRequest(&req)
+	st := new(state)
+	if _, _, _, err := st.compose(req, false); err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// TestSharedCells: the tables' cells of a service's name, and the
+// services table's of the categories a service receives and of its
+// role, are made once per document and shared by the rows they are the
+// same for, and read as made anew.
+func TestSharedCells(t *testing.T) {
+	c := mustCatalog(t)
+	st := composeState(t, Request{Type: "privacy", BusinessName: "Cells Ltd", WebsiteURL: "https://cells.example", BusinessType: "marketplace",
+		Language: "en", Jurisdiction: "EU", Format: "markdown", CollectsPayments: true, CollectsUserData: true,
+		UsesAnalytics: true, ThirdPartyServices: serviceMix(c)})
+	b := &st.b
+	f := b.f
+	shared := 0
+	for i := range f.Services {
+		var names []string
+		for k := range f.Categories {
+			if f.Categories[k].recipientSet.has(i) {
+				names = append(names, b.categoryName(k))
+			}
+		}
+		got := b.receivedBy(i)
+		if want := inlinesText(b.join(names)); inlinesText(got) != want {
+			t.Errorf("%s receives %q, want %q", f.Services[i].ID, inlinesText(got), want)
+		}
+		for j := range i {
+			if other := b.receivedBy(j); inlinesText(other) == inlinesText(got) {
+				if &other[0] != &got[0] {
+					t.Errorf("%s and %s receive the same categories in cells of their own", f.Services[j].ID, f.Services[i].ID)
+				}
+				shared++
+				break
+			}
+		}
+	}
+	if shared == 0 {
+		t.Error("no two services receive the same categories: the test shows nothing")
+	}
+	names := b.serviceNames()
+	for i := range f.Services {
+		if got := inlinesText(names[i]); got != f.Services[i].Name {
+			t.Errorf("service %d's name cell %q, want %q", i, got, f.Services[i].Name)
+		}
+	}
+	if again := b.serviceNames(); &again[0][0] != &names[0][0] {
+		t.Error("the services' name cells made twice")
+	}
+	p := b.roleCell("processor")
+	if got, want := inlinesText(p), b.label("role.processor"); got != want {
+		t.Errorf("role cell %q, want %q", got, want)
+	}
+	if again := b.roleCell("processor"); &again[0] != &p[0] {
+		t.Error("the same role's cell made twice")
+	}
+	if c := b.roleCell("controller"); inlinesText(c) == inlinesText(p) {
+		t.Errorf("controller reads as processor: %q", inlinesText(c))
+	}
+}
+
+// TestJurisdictionVars: each listed jurisdiction's placeholder values,
+// made when first asked for (after the document has taken the primary
+// jurisdiction's words), differ from the document's only in the
+// jurisdiction's own words.
+func TestJurisdictionVars(t *testing.T) {
+	st := composeState(t, Request{Type: "privacy", BusinessName: "Vars Ltd", WebsiteURL: "https://vars.example", BusinessType: "ecommerce",
+		Language: "en", Jurisdiction: "BR,CH,EU,UK,US-CA,US-VA", Format: "markdown", CollectsUserData: true})
+	b := &st.b
+	own := map[int]bool{phRegion: true, phLawName: true, phLawShort: true, phAuthorityName: true, phAuthorityURL: true, phRepresentative: true}
+	for i := range b.f.Jurisdictions {
+		j := &b.f.Jurisdictions[i]
+		v := b.jurisdictionVars(i)
+		if got, want := inlinesText(v[phRegion].ins), b.label2("region.", j.ID); got != want {
+			t.Errorf("%s: region %q, want %q", j.ID, got, want)
+		}
+		if a := j.Authority; a != nil && inlinesText(v[phAuthorityName].ins) != a.Name {
+			t.Errorf("%s: authority %q, want %q", j.ID, inlinesText(v[phAuthorityName].ins), a.Name)
+		}
+		for ph := range v {
+			if own[ph] {
+				continue
+			}
+			if got, want := v[ph], b.base[ph]; got.ok != want.ok || inlinesText(got.ins) != inlinesText(want.ins) {
+				t.Errorf("%s: {%s} = %q, the document's %q", j.ID, placeholderNames[ph], inlinesText(got.ins), inlinesText(want.ins))
+			}
+		}
+	}
+	if v := b.jurisdictionVars(0); inlinesText(v[phLawShort].ins) != "LGPD" {
+		t.Errorf("Brazil's law is %q, want LGPD", inlinesText(v[phLawShort].ins))
+	}
+}
+
+// TestHeaderCells: every table's header compiled for every language has
+// each column's label, in the order of its keys, and each CCPA
+// category's cell its label.
+func TestHeaderCells(t *testing.T) {
+	lib, err := DefaultLibrary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tableHeaders) == 0 {
+		t.Fatal("no table headers declared")
+	}
+	for lang, w := range lib.compiled.words {
+		labels := lib.Texts[lang].Labels
+		for i, letter := range ccpaLetters {
+			want, ok := labels["ccpa."+letter]
+			if got := inlinesText(w.ccpaLetters[i]); !ok || got != want {
+				t.Errorf("%s: CCPA category %s is %q, want %q", lang, letter, got, want)
+			}
+		}
+		for _, h := range tableHeaders {
+			cells := w.headers[h.n]
+			if len(cells) != len(h.keys) {
+				t.Fatalf("%s: header %v has %d cells", lang, h.keys, len(cells))
+			}
+			for i, k := range h.keys {
+				want, ok := labels["table."+k]
+				if !ok || want == "" {
+					t.Errorf("%s: no label table.%s", lang, k)
+				}
+				if got := inlinesText(cells[i]); got != want {
+					t.Errorf("%s: header %v column %d is %q, want %q", lang, h.keys, i, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestCCPAPurposeNames: purposes that share a CCPA name are named once,
+// where the first of them is, by the words compiled for the catalog.
+func TestCCPAPurposeNames(t *testing.T) {
+	c := &catalog.Catalog{Purposes: []catalog.Purpose{{ID: "a"}, {ID: "b"}, {ID: "c"}, {ID: "d"}}}
+	w := compileWords(&Wording{Labels: map[string]string{
+		"purpose.a.ccpa": "X", "purpose.b.ccpa": "Y", "purpose.c.ccpa": "X", "purpose.d.ccpa": "Z",
+	}}, c)
+	for i, want := range []int{0, 1, 0, 3} {
+		if got := w.purposes[i].ccpaFirst; got != want {
+			t.Errorf("purpose %d: ccpaFirst %d, want %d", i, got, want)
+		}
+	}
+	f := &Facts{}
+	for i := range c.Purposes {
+		f.Purposes = append(f.Purposes, PurposeFact{Purpose: c.Purposes[i], pos: i})
+	}
+	b := &builder{f: f, words: w}
+	var set posSet
+	for _, pos := range []int{1, 2, 3, 0} {
+		set.add(pos)
+	}
+	if got, want := b.ccpaPurposeNames(&set, nil), []string{"X", "Y", "Z"}; !slices.Equal(got, want) {
+		t.Errorf("names %q, want %q", got, want)
+	}
+	set = posSet{}
+	set.add(2)
+	set.add(3)
+	if got, want := b.ccpaPurposeNames(&set, nil), []string{"X", "Z"}; !slices.Equal(got, want) {
+		t.Errorf("names of c and d %q, want %q", got, want)
+	}
+}
