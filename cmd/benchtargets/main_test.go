@@ -24,6 +24,15 @@ BenchmarkInit/GetPolicyFunction-2 	 20	 5000000 ns/op	 4700000 baseline-ns	 1.60
 	if !strings.Contains(gen[4].verdict, "issue 8 NOT met") || gen[4].measured != "1572 µs, 716 KB" {
 		t.Errorf("largest row = %+v", gen[4])
 	}
+	// The new string of the largest document's size is reported after
+	// the documents, with no verdict.
+	withCopy := parseBench(`BenchmarkGenerateLargest/multi/privacy/EU+US-CA 	 3000	 350000 ns/op	 140807 doc-bytes	 160000 B/op	 35 allocs/op
+BenchmarkResultString-2 	 15000	 81000 ns/op	 140807 doc-bytes	 147456 B/op	 1 allocs/op
+`)
+	if rows := generationRows(withCopy, nil); len(rows) < 2 || !strings.HasPrefix(rows[len(rows)-2].target, "largest document multi/") ||
+		rows[len(rows)-1].target != "of which a new string of the largest document's size, alone (140807 bytes)" || rows[len(rows)-1].measured != "81 µs" || rows[len(rows)-1].verdict != "-" {
+		t.Errorf("rows with the result string = %+v", rows)
+	}
 	cold := coldStartRows(bench)
 	if len(cold) != 2 || cold[0].verdict != "met" || cold[1].verdict != "NOT met" || !strings.Contains(cold[0].limit, "0.5") {
 		t.Errorf("cold start rows = %+v", cold)
