@@ -282,6 +282,10 @@ type compiledClause struct {
 	// requirements' laws, each once: a clause satisfies several items of
 	// one or two laws, and clauseJurisdiction asks only about the laws.
 	laws []int
+	// jurisdictional is set when the clause's words can differ from one
+	// listed jurisdiction to another (speaksOfJurisdiction): only then
+	// does build find the jurisdiction it is about.
+	jurisdictional bool
 }
 
 // compiledLibrary is everything generation reads, derived from the
@@ -482,6 +486,7 @@ func (l *Library) compile(laws []compliance.Law, cat *catalog.Catalog) (*compile
 							return nil, fmt.Errorf("policy: clause %s: unknown generator %s", cl.ID, ln.segs[0].text)
 						}
 					}
+					cc.jurisdictional = speaksOfJurisdiction(cc.lines)
 					cs.clauses[j] = cc
 				}
 				p.sections[i] = cs

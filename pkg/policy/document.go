@@ -1115,6 +1115,28 @@ func (b *builder) useJurisdictionAt(i int) {
 	b.regime, b.vars = &b.f.Jurisdiction, &b.base
 }
 
+// speaksOfJurisdiction reports whether clause lines can read differently
+// in a listed jurisdiction's words: a generator's (its tables and labels
+// follow b.regime) or one naming a placeholder jurisdictionVars gives
+// each jurisdiction its own value of. The other lines read the same with
+// any jurisdiction's vars, so build leaves the current ones for them
+// rather than finding which jurisdiction the clause is about (a document
+// for 34 jurisdictions has over a thousand clauses, most of them such).
+func speaksOfJurisdiction(lines []line) bool {
+	for _, l := range lines {
+		if l.kind == lineGenerator {
+			return true
+		}
+		for _, s := range l.segs { // a literal run's ph is -1
+			switch s.ph {
+			case phRegion, phLawName, phLawShort, phAuthorityName, phAuthorityURL, phRepresentative:
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // clauseJurisdiction is the position of the one listed jurisdiction whose
 // laws a clause satisfies (the UK complaint clause satisfies UK GDPR only;
 // Brazil's clauses the LGPD), or -1 for a clause about several
@@ -1168,7 +1190,7 @@ func (b *builder) build(p *program, applicable []*compliance.Requirement, doc *D
 			if !c.when.holds(cond) {
 				continue
 			}
-			if multi {
+			if multi && c.jurisdictional {
 				b.useJurisdictionAt(b.clauseJurisdiction(c))
 			}
 			b.clauseStart = len(b.blocks)
