@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/policygen/policygen/pkg/catalog"
+	"github.com/policygen/policygen/pkg/compliance"
 )
 
 // inlinesText is the plain text of runs.
@@ -112,6 +113,29 @@ func TestCatalogWords(t *testing.T) {
 		if a := j.Authority; a != nil && (inlinesText(w.authorityName) != a.Name || w.authorityURL[0].URL != a.URL) {
 			t.Errorf("authority of %s: %v %v, want %v", j.ID, w.authorityName, w.authorityURL, *a)
 		}
+	}
+	if len(f.Laws) < 4 {
+		t.Fatalf("%d laws, too few to test", len(f.Laws))
+	}
+	named := 0
+	for i := range f.Laws {
+		l := &f.Laws[i]
+		if b.lib.lawAt(l) < 0 {
+			t.Errorf("law %s is not numbered by the library", l.ID)
+		}
+		if got, want := b.lawNames[i], b.label2("law.", l.ID); got != want {
+			t.Errorf("law %s: %q, want %q", l.ID, got, want)
+		}
+		if b.lawNames[i] != "" {
+			named++
+		}
+	}
+	if named == 0 {
+		t.Errorf("%d of %d laws named", named, len(f.Laws))
+	}
+	// A law made in code, without its position, is found by its id.
+	if got, want := b.lawName(&compliance.Law{ID: "gdpr"}), b.label("law.gdpr"); got != want || got == "" {
+		t.Errorf("GDPR without its position: %q, want %q", got, want)
 	}
 }
 
@@ -316,7 +340,7 @@ func TestCCPAPurposeNames(t *testing.T) {
 	c := &catalog.Catalog{Purposes: []catalog.Purpose{{ID: "a"}, {ID: "b"}, {ID: "c"}, {ID: "d"}}}
 	w := compileWords(&Wording{Labels: map[string]string{
 		"purpose.a.ccpa": "X", "purpose.b.ccpa": "Y", "purpose.c.ccpa": "X", "purpose.d.ccpa": "Z",
-	}}, c)
+	}}, c, nil)
 	for i, want := range []int{0, 1, 0, 3} {
 		if got := w.purposes[i].ccpaFirst; got != want {
 			t.Errorf("purpose %d: ccpaFirst %d, want %d", i, got, want)

@@ -325,8 +325,17 @@ func (b *builder) prepareWords() {
 	}
 	b.lawNames = b.lawNames[:0]
 	for i := range b.f.Laws { // by index: a Law is a dozen words
-		b.lawNames = append(b.lawNames, b.label2("law.", b.f.Laws[i].ID))
+		b.lawNames = append(b.lawNames, b.lawName(&b.f.Laws[i]))
 	}
+}
+
+// lawName is law l's "law.<id>" label: compiled with the library for a
+// law it numbers, else looked up.
+func (b *builder) lawName(l *compliance.Law) string {
+	if p := b.lib.lawAt(l); p >= 0 {
+		return b.words.lawNames[p]
+	}
+	return b.label2("law.", l.ID)
 }
 
 // Indexes of builder.seps.
