@@ -169,6 +169,9 @@ func TestSharedCells(t *testing.T) {
 			if f.Categories[k].recipientSet.has(i) {
 				names = append(names, b.categoryName(k))
 			}
+			if has := b.receivedOf(i)>>k&1 == 1; has != f.Categories[k].recipientSet.has(i) {
+				t.Errorf("%s: receivedOf says %v of %s", f.Services[i].ID, has, f.Categories[k].ID)
+			}
 		}
 		got := b.receivedBy(i)
 		if want := inlinesText(b.join(names)); inlinesText(got) != want {

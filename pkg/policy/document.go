@@ -274,6 +274,7 @@ type builder struct {
 	kindNames        []string
 	kindsDone        bool
 	receivedCells    []receivedCell // receivedBy's
+	received         []uint64       // receivedOf's, by service position
 	roleCells        []roleCell     // roleCell's
 	ccpaDone         bool
 	serviceCats      []string            // by service position (serviceCategory)
@@ -382,7 +383,7 @@ func (b *builder) reset() {
 	b.ccpa = b.ccpa[:0]
 	b.ccpaDone = false
 	b.kindsDone = false
-	b.receivedCells = b.receivedCells[:0]
+	b.receivedCells, b.received = b.receivedCells[:0], b.received[:0]
 	b.roleCells = b.roleCells[:0]
 	b.listedDone = false
 	b.serviceCats = b.serviceCats[:0]
