@@ -639,15 +639,22 @@ func userText(s string) string {
 func oneLine(s string) bool {
 	prevSpace := true // no leading space
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x80 {
+		// Most bytes are printable ASCII past the space: one comparison.
+		switch c := s[i]; {
+		case c-'!' < 0x7f-'!':
+			prevSpace = false
+		case c >= 0x80:
 			return false // strings.Fields knows more spaces than ASCII
-		}
-		space := c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
-		if space && (prevSpace || c != ' ') {
+		case c == ' ':
+			if prevSpace {
+				return false
+			}
+			prevSpace = true
+		case c >= '\t' && c <= '\r': // \t \n \v \f \r
 			return false
+		default: // another control character, or DEL: not a space
+			prevSpace = false
 		}
-		prevSpace = space
 	}
 	return !prevSpace || s == ""
 }
