@@ -400,13 +400,9 @@ func (b *builder) indexPositions() {
 func (b *builder) receivedBy(i int) []Inline {
 	cats := b.f.Categories
 	var received uint64 // by position in cats, when they fit a word
-	for k := range cats {
-		if k < 64 && cats[k].recipientSet.has(i) {
-			received |= 1 << k
-		}
-	}
 	memo := len(cats) <= 64
 	if memo {
+		received = b.receivedOf(i)
 		for _, c := range b.receivedCells {
 			if c.received == received {
 				return c.cell
@@ -425,6 +421,26 @@ func (b *builder) receivedBy(i int) []Inline {
 		b.receivedCells = append(b.receivedCells, receivedCell{received, cell})
 	}
 	return cell
+}
+
+// receivedOf is the categories the service at position i receives, as
+// bits by position in the facts' categories (at most 64 of them). It is
+// worked out for every service at the first call, once per document, by
+// going through each category's recipients rather than asking every
+// category about each service (the services table asks for each).
+func (b *builder) receivedOf(i int) uint64 {
+	if len(b.received) == 0 {
+		n := len(b.f.Services)
+		b.received = slices.Grow(b.received[:0], n)[:n]
+		clear(b.received)
+		for k := range b.f.Categories {
+			set := &b.f.Categories[k].recipientSet
+			for si := set.next(0); si >= 0 && si < n; si = set.next(si + 1) {
+				b.received[si] |= 1 << k
+			}
+		}
+	}
+	return b.received[i]
 }
 
 // receivedCell is a cell of receivedBy: the categories received, as bits

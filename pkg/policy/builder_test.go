@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/policygen/policygen/pkg/catalog"
+	"github.com/policygen/policygen/pkg/compliance"
 )
 
 // inlinesText is the plain text of runs.
@@ -113,6 +114,29 @@ func TestCatalogWords(t *testing.T) {
 			t.Errorf("authority of %s: %v %v, want %v", j.ID, w.authorityName, w.authorityURL, *a)
 		}
 	}
+	if len(f.Laws) < 4 {
+		t.Fatalf("%d laws, too few to test", len(f.Laws))
+	}
+	named := 0
+	for i := range f.Laws {
+		l := &f.Laws[i]
+		if b.lib.lawAt(l) < 0 {
+			t.Errorf("law %s is not numbered by the library", l.ID)
+		}
+		if got, want := b.lawNames[i], b.label2("law.", l.ID); got != want {
+			t.Errorf("law %s: %q, want %q", l.ID, got, want)
+		}
+		if b.lawNames[i] != "" {
+			named++
+		}
+	}
+	if named == 0 {
+		t.Errorf("%d of %d laws named", named, len(f.Laws))
+	}
+	// A law made in code, without its position, is found by its id.
+	if got, want := b.lawName(&compliance.Law{ID: "gdpr"}), b.label("law.gdpr"); got != want || got == "" {
+		t.Errorf("GDPR without its position: %q, want %q", got, want)
+	}
 }
 
 // composeState composes req in fresh memory and returns the state, whose
@@ -144,6 +168,9 @@ func TestSharedCells(t *testing.T) {
 		for k := range f.Categories {
 			if f.Categories[k].recipientSet.has(i) {
 				names = append(names, b.categoryName(k))
+			}
+			if has := b.receivedOf(i)>>k&1 == 1; has != f.Categories[k].recipientSet.has(i) {
+				t.Errorf("%s: receivedOf says %v of %s", f.Services[i].ID, has, f.Categories[k].ID)
 			}
 		}
 		got := b.receivedBy(i)
@@ -187,12 +214,20 @@ func TestSharedCells(t *testing.T) {
 // TestJurisdictionVars: each listed jurisdiction's placeholder values,
 // made when first asked for (after the document has taken the primary
 // jurisdiction's words), differ from the document's only in the
-// jurisdiction's own words.
+// jurisdiction's own words: the placeholders speaksOfJurisdiction
+// knows, so that build may leave any jurisdiction's values current for a
+// clause that names none of them.
 func TestJurisdictionVars(t *testing.T) {
 	st := composeState(t, Request{Type: "privacy", BusinessName: "Vars Ltd", WebsiteURL: "https://vars.example", BusinessType: "ecommerce",
 		Language: "en", Jurisdiction: "BR,CH,EU,UK,US-CA,US-VA", Format: "markdown", CollectsUserData: true})
 	b := &st.b
-	own := map[int]bool{phRegion: true, phLawName: true, phLawShort: true, phAuthorityName: true, phAuthorityURL: true, phRepresentative: true}
+	own := map[int]bool{}
+	for ph := range numPlaceholders {
+		own[ph] = speaksOfJurisdiction([]line{{segs: []segment{{ph: ph}}}})
+	}
+	if len(b.f.Jurisdictions) != 6 {
+		t.Fatalf("%d jurisdictions, want 6", len(b.f.Jurisdictions))
+	}
 	for i := range b.f.Jurisdictions {
 		j := &b.f.Jurisdictions[i]
 		v := b.jurisdictionVars(i)
@@ -213,6 +248,55 @@ func TestJurisdictionVars(t *testing.T) {
 	}
 	if v := b.jurisdictionVars(0); inlinesText(v[phLawShort].ins) != "LGPD" {
 		t.Errorf("Brazil's law is %q, want LGPD", inlinesText(v[phLawShort].ins))
+	}
+}
+
+// TestSpeaksOfJurisdiction: a clause line may read differently in a
+// listed jurisdiction's words when it is a generator's or names one of
+// the jurisdiction's own placeholders, and not otherwise; the compiled
+// library marks its clauses so.
+func TestSpeaksOfJurisdiction(t *testing.T) {
+	for _, tc := range []struct {
+		lines []string
+		want  bool
+	}{
+		{[]string{"We are {businessName}.", "- Write to {contactEmail}."}, false},
+		{[]string{"We are {businessName}.", "Under {lawShort} you may object."}, true},
+		{[]string{"!Complain to {authorityName} ({authorityURL})."}, true},
+		{[]string{"- Our representative: {representative}."}, true},
+		{[]string{"@transfers"}, true},
+		{[]string{"No placeholders at all."}, false},
+	} {
+		var lines []line
+		for _, s := range tc.lines {
+			lines = append(lines, compileLine(s))
+		}
+		if got := speaksOfJurisdiction(lines); got != tc.want {
+			t.Errorf("%q: %v, want %v", tc.lines, got, tc.want)
+		}
+	}
+	lib, err := DefaultLibrary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var some, none int
+	for _, p := range lib.compiled.programs {
+		for si := range p.sections {
+			for ci := range p.sections[si].clauses {
+				c := &p.sections[si].clauses[ci]
+				if c.jurisdictional != speaksOfJurisdiction(c.lines) {
+					t.Fatalf("clause %s: jurisdictional %v", c.id, c.jurisdictional)
+				}
+				if c.jurisdictional {
+					some++
+				} else {
+					none++
+				}
+			}
+		}
+	}
+	if some == 0 || none == 0 {
+		t.Errorf("%d jurisdictional clauses and %d others, want some of each", some, none)
 	}
 }
 
@@ -259,7 +343,7 @@ func TestCCPAPurposeNames(t *testing.T) {
 	c := &catalog.Catalog{Purposes: []catalog.Purpose{{ID: "a"}, {ID: "b"}, {ID: "c"}, {ID: "d"}}}
 	w := compileWords(&Wording{Labels: map[string]string{
 		"purpose.a.ccpa": "X", "purpose.b.ccpa": "Y", "purpose.c.ccpa": "X", "purpose.d.ccpa": "Z",
-	}}, c)
+	}}, c, nil)
 	for i, want := range []int{0, 1, 0, 3} {
 		if got := w.purposes[i].ccpaFirst; got != want {
 			t.Errorf("purpose %d: ccpaFirst %d, want %d", i, got, want)

@@ -282,6 +282,10 @@ type compiledClause struct {
 	// requirements' laws, each once: a clause satisfies several items of
 	// one or two laws, and clauseJurisdiction asks only about the laws.
 	laws []int
+	// jurisdictional is set when the clause's words can differ from one
+	// listed jurisdiction to another (speaksOfJurisdiction): only then
+	// does build find the jurisdiction it is about.
+	jurisdictional bool
 }
 
 // compiledLibrary is everything generation reads, derived from the
@@ -345,6 +349,10 @@ type catalogWords struct {
 	// by position in ccpaLetters): words of the language alone.
 	headers     [][][]Inline
 	ccpaLetters [][]Inline
+	// lawNames are the laws' "law.<id>" labels, by position in
+	// compiledLibrary.laws: a document for many jurisdictions names
+	// some sixty laws (builder.lawName).
+	lawNames []string
 }
 
 // jurisdictionWords are a catalog jurisdiction's words, as the runs of
@@ -368,9 +376,11 @@ type purposeWords struct {
 	ccpaFirst int
 }
 
-// compileWords makes the words of cat's entries in the language t.
-func compileWords(t *Wording, cat *catalog.Catalog) *catalogWords {
+// compileWords makes the words of cat's entries and of the laws (by
+// their ids, in compiledLibrary.laws order) in the language t.
+func compileWords(t *Wording, cat *catalog.Catalog, laws []string) *catalogWords {
 	w := &catalogWords{
+		lawNames:      make([]string, len(laws)),
 		jurisdictions: make([]jurisdictionWords, len(cat.Jurisdictions)),
 		purposes:      make([]purposeWords, len(cat.Purposes)),
 		categories:    make([]string, len(cat.DataCategories)),
@@ -405,6 +415,9 @@ func compileWords(t *Wording, cat *catalog.Catalog) *catalogWords {
 	}
 	for i := range cat.DataCategories {
 		w.categories[i] = t.Labels["category."+cat.DataCategories[i].ID]
+	}
+	for i, id := range laws {
+		w.lawNames[i] = t.Labels["law."+id]
 	}
 	return w
 }
@@ -445,7 +458,7 @@ func (l *Library) compile(laws []compliance.Law, cat *catalog.Catalog) (*compile
 			}
 		}
 		c.labels[lang] = labels
-		c.words[lang] = compileWords(t, cat)
+		c.words[lang] = compileWords(t, cat, c.laws)
 		for _, v := range t.Sections { // headings, and their entries in the contents
 			memo.add(v)
 		}
@@ -482,6 +495,7 @@ func (l *Library) compile(laws []compliance.Law, cat *catalog.Catalog) (*compile
 							return nil, fmt.Errorf("policy: clause %s: unknown generator %s", cl.ID, ln.segs[0].text)
 						}
 					}
+					cc.jurisdictional = speaksOfJurisdiction(cc.lines)
 					cs.clauses[j] = cc
 				}
 				p.sections[i] = cs

@@ -274,6 +274,7 @@ type builder struct {
 	kindNames        []string
 	kindsDone        bool
 	receivedCells    []receivedCell // receivedBy's
+	received         []uint64       // receivedOf's, by service position
 	roleCells        []roleCell     // roleCell's
 	ccpaDone         bool
 	serviceCats      []string            // by service position (serviceCategory)
@@ -325,8 +326,17 @@ func (b *builder) prepareWords() {
 	}
 	b.lawNames = b.lawNames[:0]
 	for i := range b.f.Laws { // by index: a Law is a dozen words
-		b.lawNames = append(b.lawNames, b.label2("law.", b.f.Laws[i].ID))
+		b.lawNames = append(b.lawNames, b.lawName(&b.f.Laws[i]))
 	}
+}
+
+// lawName is law l's "law.<id>" label: compiled with the library for a
+// law it numbers, else looked up.
+func (b *builder) lawName(l *compliance.Law) string {
+	if p := b.lib.lawAt(l); p >= 0 {
+		return b.words.lawNames[p]
+	}
+	return b.label2("law.", l.ID)
 }
 
 // Indexes of builder.seps.
@@ -373,7 +383,7 @@ func (b *builder) reset() {
 	b.ccpa = b.ccpa[:0]
 	b.ccpaDone = false
 	b.kindsDone = false
-	b.receivedCells = b.receivedCells[:0]
+	b.receivedCells, b.received = b.receivedCells[:0], b.received[:0]
 	b.roleCells = b.roleCells[:0]
 	b.listedDone = false
 	b.serviceCats = b.serviceCats[:0]
@@ -629,15 +639,22 @@ func userText(s string) string {
 func oneLine(s string) bool {
 	prevSpace := true // no leading space
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x80 {
+		// Most bytes are printable ASCII past the space: one comparison.
+		switch c := s[i]; {
+		case c-'!' < 0x7f-'!':
+			prevSpace = false
+		case c >= 0x80:
 			return false // strings.Fields knows more spaces than ASCII
-		}
-		space := c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
-		if space && (prevSpace || c != ' ') {
+		case c == ' ':
+			if prevSpace {
+				return false
+			}
+			prevSpace = true
+		case c >= '\t' && c <= '\r': // \t \n \v \f \r
 			return false
+		default: // another control character, or DEL: not a space
+			prevSpace = false
 		}
-		prevSpace = space
 	}
 	return !prevSpace || s == ""
 }
@@ -1115,6 +1132,28 @@ func (b *builder) useJurisdictionAt(i int) {
 	b.regime, b.vars = &b.f.Jurisdiction, &b.base
 }
 
+// speaksOfJurisdiction reports whether clause lines can read differently
+// in a listed jurisdiction's words: a generator's (its tables and labels
+// follow b.regime) or one naming a placeholder jurisdictionVars gives
+// each jurisdiction its own value of. The other lines read the same with
+// any jurisdiction's vars, so build leaves the current ones for them
+// rather than finding which jurisdiction the clause is about (a document
+// for 34 jurisdictions has over a thousand clauses, most of them such).
+func speaksOfJurisdiction(lines []line) bool {
+	for _, l := range lines {
+		if l.kind == lineGenerator {
+			return true
+		}
+		for _, s := range l.segs { // a literal run's ph is -1
+			switch s.ph {
+			case phRegion, phLawName, phLawShort, phAuthorityName, phAuthorityURL, phRepresentative:
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // clauseJurisdiction is the position of the one listed jurisdiction whose
 // laws a clause satisfies (the UK complaint clause satisfies UK GDPR only;
 // Brazil's clauses the LGPD), or -1 for a clause about several
@@ -1168,7 +1207,7 @@ func (b *builder) build(p *program, applicable []*compliance.Requirement, doc *D
 			if !c.when.holds(cond) {
 				continue
 			}
-			if multi {
+			if multi && c.jurisdictional {
 				b.useJurisdictionAt(b.clauseJurisdiction(c))
 			}
 			b.clauseStart = len(b.blocks)

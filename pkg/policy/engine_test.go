@@ -186,7 +186,7 @@ var textSamples = []string{
 	"1 Main St\r\n\r\nSpringfield ", "Ünïcode GmbH", "Ålesund", "\u00a0nbsp", "a\u2003b", "x\vy", "x\fy",
 	"google-analytics", "Google Analytics", "GOOGLE_ANALYTICS", "google.analytics", "stripe", "Stripe",
 	"stirpe", "aws", "AWS", "a-b", "ab", "a", "éclair", "Éclair", "zoom", "Zoom Video", "zoom-", "-zoom",
-	"İstanbul", "ǅ", "i", "I", "[x]", "_x",
+	"İstanbul", "ǅ", "i", "I", "[x]", "_x", "a\x01b", "\x01", "a \x1f", "~", "a\x7f", "\x7f ", "a\x00b", "!x !",
 }
 
 func TestUserTextFastPath(t *testing.T) {
