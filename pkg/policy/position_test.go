@@ -23,7 +23,7 @@ func withoutPositions(f *Facts) *Facts {
 }
 
 // TestLawsByPosition: the condition bits, the laws that apply and the
-// listed jurisdictions each covers (prepareLaws) are the same found by
+// listed jurisdictions each covers (lawListed, prepareLaws) are the same found by
 // position as by id, for one, two and every jurisdiction.
 func TestLawsByPosition(t *testing.T) {
 	c := mustCatalog(t)
@@ -76,6 +76,12 @@ func TestLawsByPosition(t *testing.T) {
 			t.Fatalf("%s: no law applies", j)
 		}
 		b.f, b.listedDone = g, false
+		for i := range f.Laws {
+			byPos := b.lawListed(&f.Laws[i], f.listedAt(), embeddedLaws())
+			if byID := b.lawListed(&g.Laws[i], g.listedAt(), embeddedLaws()); byPos != byID || byPos == 0 {
+				t.Errorf("%s: %s covers the listed %x by position, %x by id", j, f.Laws[i].ID, byPos, byID)
+			}
+		}
 		b.prepareLaws()
 		if !slices.Equal(lawIn, b.lawIn) || !slices.Equal(lawMask, b.lawMask) {
 			t.Errorf("%s: laws by position %v %x, by id %v %x", j, lawIn, lawMask, b.lawIn, b.lawMask)
