@@ -981,16 +981,16 @@ func certifiedImplied(j *catalog.Jurisdiction, s *ServiceFact, stated []string) 
 	return j.CertificationImplied && certified && !slices.Contains(stated, j.Certification)
 }
 
-// transferBasis is what a service's transfer out of the region g of
-// regime j rests on, stated being the mechanisms stated for it there
-// (Facts.statedOf).
-func (g *regionSets) transferBasis(j *catalog.Jurisdiction, s *ServiceFact, stated []string) int {
+// transferBasis is what a service's transfer out of the region of regime
+// j rests on, stated being the mechanisms stated for it there
+// (Facts.statedOf) and providerOK and accessOK the region's answers of
+// adequacy for the service (regionSets.adequacy, worked out with the
+// catalog: serviceUse.providerOK, accessOK).
+func transferBasis(j *catalog.Jurisdiction, s *ServiceFact, stated []string, providerOK, accessOK bool) int {
 	implied := certifiedImplied(j, s, stated)
 	hasMech := func(m string) bool { return implied && m == j.Certification || slices.Contains(stated, m) }
-	adequate := func(c string) bool { return g.adequate.has(c) || g.countries.has(c) }
-	accessOK := !slices.ContainsFunc(s.AccessCountries, func(c string) bool { return !adequate(c) })
 	switch {
-	case s.ProviderCountry != "" && adequate(s.ProviderCountry) && accessOK:
+	case providerOK && accessOK:
 		return basisAdequacy
 	case s.ProviderCountry == "US" && j.Certification != "" && hasMech(j.Certification) && accessOK:
 		return basisDPF

@@ -382,6 +382,10 @@ func TestServiceTransfersCached(t *testing.T) {
 			if got, want := u.out.has(p), regionOf(j).transfersOut(sv); got != want {
 				t.Errorf("%s in %s: transfers out %v, want %v", sv.ID, j.ID, got, want)
 			}
+			provider, access := regionOf(j).adequacy(sv)
+			if u.providerOK.has(p) != provider || u.accessOK.has(p) != access {
+				t.Errorf("%s in %s: adequate provider %v and access %v, want %v and %v", sv.ID, j.ID, u.providerOK.has(p), u.accessOK.has(p), provider, access)
+			}
 			if got, want := u.statedIn(p), sv.Transfers[j.ID]; !slices.Equal(got, want) {
 				t.Errorf("%s in %s: stated %v, want %v", sv.ID, j.ID, got, want)
 			}

@@ -397,7 +397,7 @@ func (f *Facts) build(req Request) error {
 			stated := f.appendStated(rpos[i], u.statedIn(rpos[i]), extra, known)
 			t := uint8(0)
 			if u.out.has(rpos[i]) {
-				t = uint8(jt.regions[rpos[i]].transferBasis(&regimes[i], sf, stated)) + 1
+				t = uint8(transferBasis(&regimes[i], sf, stated, u.providerOK.has(rpos[i]), u.accessOK.has(rpos[i]))) + 1
 				sf.Transfer = true
 			}
 			s.transfers = append(s.transfers, t)
@@ -764,6 +764,12 @@ type serviceUse struct {
 	// for each regime of each of its services.
 	out    posSet
 	stated []statedMechanisms
+	// providerOK and accessOK hold the catalog positions of the
+	// jurisdictions whose region takes the provider's country, and every
+	// country it may access the data from, as adequate
+	// (regionSets.adequacy): transferBasis asks for each regime a service
+	// transfers out of.
+	providerOK, accessOK posSet
 }
 
 // statedMechanisms are the transfer mechanisms stated for the
@@ -811,6 +817,13 @@ var serviceUses = sync.OnceValue(func() map[string]*serviceUse {
 		for p := range jt.regions {
 			if jt.regions[p].transfersOut(sv) {
 				u.out.add(p)
+			}
+			provider, access := jt.regions[p].adequacy(sv)
+			if provider {
+				u.providerOK.add(p)
+			}
+			if access {
+				u.accessOK.add(p)
 			}
 		}
 		for id, ms := range sv.Transfers {
@@ -1013,6 +1026,15 @@ func (g *regionSets) transfersOut(s *catalog.Service) bool {
 		}
 	}
 	return false
+}
+
+// adequacy reports whether s's provider country is known and adequate
+// for the region g (one of its countries, or one an adequacy decision
+// covers), and whether every country it may access the data from is.
+func (g *regionSets) adequacy(s *catalog.Service) (provider, access bool) {
+	adequate := func(c string) bool { return g.adequate.has(c) || g.countries.has(c) }
+	access = !slices.ContainsFunc(s.AccessCountries, func(c string) bool { return !adequate(c) })
+	return s.ProviderCountry != "" && adequate(s.ProviderCountry), access
 }
 
 // countrySet is a set of ISO 3166-1 alpha-2 codes, one bit each.
