@@ -424,3 +424,39 @@ func TestCategorySources(t *testing.T) {
 		}
 	}
 }
+
+// TestTransferBasis: a transfer rests on adequacy where the region takes
+// the provider's and access countries as adequate, else on the regime's
+// certification (stated, or implied for a certified U.S. provider where
+// the regime implies it), else on another stated mechanism, else on none.
+func TestTransferBasis(t *testing.T) {
+	yes := true
+	eu := &catalog.Jurisdiction{Certification: "dpf", CertificationImplied: true}
+	uk := &catalog.Jurisdiction{Certification: "uk-ext"}
+	certified := &ServiceFact{Service: &catalog.Service{ProviderCountry: "US", DataPrivacyFramework: &yes}}
+	plain := &ServiceFact{Service: &catalog.Service{ProviderCountry: "US"}}
+	abroad := &ServiceFact{Service: &catalog.Service{ProviderCountry: "IN", DataPrivacyFramework: &yes}}
+	for _, tc := range []struct {
+		name               string
+		j                  *catalog.Jurisdiction
+		s                  *ServiceFact
+		stated             []string
+		providerOK, access bool
+		want               int
+	}{
+		{"adequate", eu, plain, []string{"scc"}, true, true, basisAdequacy},
+		{"access not adequate", eu, plain, []string{"scc"}, true, false, basisContract},
+		{"implied", eu, certified, nil, false, true, basisDPF},
+		{"implied, access not adequate", eu, certified, nil, false, false, basisNone},
+		{"not implied", uk, certified, []string{"scc"}, false, true, basisContract},
+		{"stated", uk, certified, []string{"scc", "uk-ext"}, false, true, basisDPF},
+		{"stated, not certified", uk, plain, []string{"uk-ext"}, false, true, basisDPF},
+		{"certification alone, provider abroad", uk, abroad, []string{"uk-ext"}, false, true, basisNone},
+		{"another, provider abroad", eu, abroad, []string{"dpf", "bcr"}, false, true, basisContract},
+		{"nothing stated", eu, plain, nil, false, true, basisNone},
+	} {
+		if got := transferBasis(tc.j, tc.s, tc.stated, tc.providerOK, tc.access); got != tc.want {
+			t.Errorf("%s: basis %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}
