@@ -379,6 +379,11 @@ func TestServiceTransfersCached(t *testing.T) {
 			if jt.pos[j.ID] != p {
 				t.Fatalf("%s: position %d, want %d", j.ID, jt.pos[j.ID], p)
 			}
+			for _, country := range j.Countries { // each has its bit in the region's set
+				if countryBit(country) < 0 {
+					t.Errorf("%s: country %q is not a code of two capitals", j.ID, country)
+				}
+			}
 			if got, want := u.out.has(p), regionOf(j).transfersOut(sv); got != want {
 				t.Errorf("%s in %s: transfers out %v, want %v", sv.ID, j.ID, got, want)
 			}

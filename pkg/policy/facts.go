@@ -1206,6 +1206,27 @@ func (f *Facts) needsRepresentativeIn(r *catalog.Jurisdiction) bool {
 	return f.gdprFamily() && r.RepresentativeField != "" && e != "" && !slices.Contains(r.Countries, e)
 }
 
+// establishedInRegime reports whether the controller is established in
+// the region of one of regimes (transferRegimes): by the regions' country
+// sets where build found the regimes' catalog positions (rpos), rather
+// than through each region's list of countries.
+func (f *Facts) establishedInRegime(regimes []catalog.Jurisdiction) bool {
+	e := f.Request.EstablishedIn
+	if e == "" {
+		return false
+	}
+	if len(f.scr.rpos) == len(regimes) {
+		bit, regions := countryBit(e), jurisdictions().regions
+		for _, p := range f.scr.rpos {
+			if regions[p].countries.hasBit(bit) {
+				return true
+			}
+		}
+		return false
+	}
+	return slices.ContainsFunc(regimes, func(r catalog.Jurisdiction) bool { return slices.Contains(r.Countries, e) })
+}
+
 // needsRepresentative: some regime needs an Art. 27 representative.
 func (f *Facts) needsRepresentative() bool {
 	regimes := f.transferRegimes()
@@ -1378,7 +1399,7 @@ func (f *Facts) conditionBits(c *conditionBits, lib *compiledLibrary) {
 	// Art. 27: a controller not established in the region names its
 	// representative there; one established there does not need one.
 	regimes := f.transferRegimes()
-	c.set("establishedInRegion", req.EstablishedIn != "" && slices.ContainsFunc(regimes, func(r catalog.Jurisdiction) bool { return slices.Contains(r.Countries, req.EstablishedIn) }))
+	c.set("establishedInRegion", f.establishedInRegime(regimes))
 	needs := f.needsRepresentative()
 	c.set("needsRepresentative", needs)
 	if needs {
