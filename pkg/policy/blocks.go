@@ -988,29 +988,34 @@ const (
 	basisNone            // no safeguard the catalog knows of
 )
 
-// certifiedImplied reports whether a certified U.S. provider is covered by
-// the jurisdiction's certification mechanism without stating it (the
-// EU-U.S. DPF; the UK Extension must be stated).
-// stated are the mechanisms stated for the service (Facts.statedOf).
-func certifiedImplied(j *catalog.Jurisdiction, s *ServiceFact, stated []string) bool {
-	certified := s.ProviderCountry == "US" && s.DataPrivacyFramework != nil && *s.DataPrivacyFramework
-	return j.CertificationImplied && certified && !slices.Contains(stated, j.Certification)
-}
-
-// transferBasis is what a service's transfer out of the region g of
-// regime j rests on, stated being the mechanisms stated for it there
-// (Facts.statedOf).
-func (g *regionSets) transferBasis(j *catalog.Jurisdiction, s *ServiceFact, stated []string) int {
-	implied := certifiedImplied(j, s, stated)
-	hasMech := func(m string) bool { return implied && m == j.Certification || slices.Contains(stated, m) }
-	adequate := func(c string) bool { return g.adequate.has(c) || g.countries.has(c) }
-	accessOK := !slices.ContainsFunc(s.AccessCountries, func(c string) bool { return !adequate(c) })
-	switch {
-	case s.ProviderCountry != "" && adequate(s.ProviderCountry) && accessOK:
+// transferBasis is what a service's transfer out of the region of regime
+// j rests on, stated being the mechanisms stated for it there
+// (Facts.statedOf) and providerOK and accessOK the region's answers of
+// adequacy for the service (regionSets.adequacy, worked out with the
+// catalog: serviceUse.providerOK, accessOK). A certified U.S. provider is
+// covered by the regime's certification mechanism without stating it
+// where the regime implies it (the EU-U.S. DPF; the UK Extension must be
+// stated). The stated mechanisms are gone through once, for the
+// certification and for any other: a document asks for each regime of
+// each service.
+func transferBasis(j *catalog.Jurisdiction, s *ServiceFact, stated []string, providerOK, accessOK bool) int {
+	if providerOK && accessOK {
 		return basisAdequacy
-	case s.ProviderCountry == "US" && j.Certification != "" && hasMech(j.Certification) && accessOK:
+	}
+	statesCert, statesOther := false, false
+	for _, m := range stated {
+		if m == j.Certification {
+			statesCert = true
+		} else {
+			statesOther = true
+		}
+	}
+	us := s.ProviderCountry == "US"
+	certified := us && s.DataPrivacyFramework != nil && *s.DataPrivacyFramework
+	switch {
+	case us && j.Certification != "" && (statesCert || certified && j.CertificationImplied) && accessOK:
 		return basisDPF
-	case slices.ContainsFunc(stated, func(m string) bool { return m != j.Certification }):
+	case statesOther:
 		return basisContract
 	}
 	return basisNone

@@ -828,22 +828,20 @@ func (b *builder) setVars() {
 	b.missingRepresentative = nil
 	b.noLaw = [2]value{v[phLawName], v[phLawShort]}
 	// Each jurisdiction's last law with a name label, found by going
-	// through the laws' lists once (listedBits) rather than searching
+	// through the laws' lists once (lawListed) rather than searching
 	// every law's list for each jurisdiction.
-	listed := b.listedBits()
 	lastLaw := b.lastLaw[:0]
 	for range f.Jurisdictions {
 		lastLaw = append(lastLaw, -1)
 	}
 	b.lastLaw = lastLaw
+	listedAt, embedded := f.listedAt(), embeddedLaws()
 	for li := range f.Laws {
 		if b.lawNames[li] == "" {
 			continue
 		}
-		for _, id := range f.Laws[li].Jurisdictions {
-			for m := listed[id]; m != 0; m &= m - 1 {
-				lastLaw[bits.TrailingZeros64(m)] = li
-			}
+		for m := b.lawListed(&f.Laws[li], listedAt, embedded); m != 0; m &= m - 1 {
+			lastLaw[bits.TrailingZeros64(m)] = li
 		}
 	}
 	// Clauses about no one jurisdiction speak of the primary one's law,
@@ -1287,17 +1285,30 @@ func (b *builder) prepareLaws() {
 			continue
 		}
 		b.lawIn[i] = true
-		if e, ok := embeddedLawOf(embedded, l); ok && listedAt != nil {
-			for _, p := range e.jpos {
-				b.lawMask[i] |= listedAt[p]
-			}
-			continue
-		}
-		listed := b.listedBits()
-		for _, id := range l.Jurisdictions {
-			b.lawMask[i] |= listed[id]
-		}
+		b.lawMask[i] |= b.lawListed(l, listedAt, embedded)
 	}
+}
+
+// lawListed is the listed jurisdictions (the first 64) that law l
+// covers, as bits of their positions in the document's list: by the
+// catalog positions of an embedded law's jurisdictions (embeddedLawOf,
+// listedAt, nil for a list built in code) where both are known, by id
+// (listedBits) otherwise. A document for 34 jurisdictions asks for its
+// fifty-odd laws twice (setVars, prepareLaws), which by id made a map of
+// the list and looked each law's ids up in it.
+func (b *builder) lawListed(l *compliance.Law, listedAt []uint64, embedded []embeddedLaw) uint64 {
+	var m uint64
+	if e, ok := embeddedLawOf(embedded, l); ok && listedAt != nil {
+		for _, p := range e.jpos {
+			m |= listedAt[p]
+		}
+		return m
+	}
+	listed := b.listedBits()
+	for _, id := range l.Jurisdictions {
+		m |= listed[id]
+	}
+	return m
 }
 
 // listedBits maps each listed jurisdiction (the first 64) to its

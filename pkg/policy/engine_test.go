@@ -379,8 +379,17 @@ func TestServiceTransfersCached(t *testing.T) {
 			if jt.pos[j.ID] != p {
 				t.Fatalf("%s: position %d, want %d", j.ID, jt.pos[j.ID], p)
 			}
+			for _, country := range j.Countries { // each has its bit in the region's set
+				if countryBit(country) < 0 {
+					t.Errorf("%s: country %q is not a code of two capitals", j.ID, country)
+				}
+			}
 			if got, want := u.out.has(p), regionOf(j).transfersOut(sv); got != want {
 				t.Errorf("%s in %s: transfers out %v, want %v", sv.ID, j.ID, got, want)
+			}
+			provider, access := regionOf(j).adequacy(sv)
+			if u.providerOK.has(p) != provider || u.accessOK.has(p) != access {
+				t.Errorf("%s in %s: adequate provider %v and access %v, want %v and %v", sv.ID, j.ID, u.providerOK.has(p), u.accessOK.has(p), provider, access)
 			}
 			if got, want := u.statedIn(p), sv.Transfers[j.ID]; !slices.Equal(got, want) {
 				t.Errorf("%s in %s: stated %v, want %v", sv.ID, j.ID, got, want)
@@ -417,6 +426,42 @@ func TestCategorySources(t *testing.T) {
 	for _, s := range []string{"you", "device", "derived"} {
 		if b := sourceBit(s); b == 0 || cf.sourceSet&b == 0 {
 			t.Errorf("source %s: bit %d not in %b", s, b, cf.sourceSet)
+		}
+	}
+}
+
+// TestTransferBasis: a transfer rests on adequacy where the region takes
+// the provider's and access countries as adequate, else on the regime's
+// certification (stated, or implied for a certified U.S. provider where
+// the regime implies it), else on another stated mechanism, else on none.
+func TestTransferBasis(t *testing.T) {
+	yes := true
+	eu := &catalog.Jurisdiction{Certification: "dpf", CertificationImplied: true}
+	uk := &catalog.Jurisdiction{Certification: "uk-ext"}
+	certified := &ServiceFact{Service: &catalog.Service{ProviderCountry: "US", DataPrivacyFramework: &yes}}
+	plain := &ServiceFact{Service: &catalog.Service{ProviderCountry: "US"}}
+	abroad := &ServiceFact{Service: &catalog.Service{ProviderCountry: "IN", DataPrivacyFramework: &yes}}
+	for _, tc := range []struct {
+		name               string
+		j                  *catalog.Jurisdiction
+		s                  *ServiceFact
+		stated             []string
+		providerOK, access bool
+		want               int
+	}{
+		{"adequate", eu, plain, []string{"scc"}, true, true, basisAdequacy},
+		{"access not adequate", eu, plain, []string{"scc"}, true, false, basisContract},
+		{"implied", eu, certified, nil, false, true, basisDPF},
+		{"implied, access not adequate", eu, certified, nil, false, false, basisNone},
+		{"not implied", uk, certified, []string{"scc"}, false, true, basisContract},
+		{"stated", uk, certified, []string{"scc", "uk-ext"}, false, true, basisDPF},
+		{"stated, not certified", uk, plain, []string{"uk-ext"}, false, true, basisDPF},
+		{"certification alone, provider abroad", uk, abroad, []string{"uk-ext"}, false, true, basisNone},
+		{"another, provider abroad", eu, abroad, []string{"dpf", "bcr"}, false, true, basisContract},
+		{"nothing stated", eu, plain, nil, false, true, basisNone},
+	} {
+		if got := transferBasis(tc.j, tc.s, tc.stated, tc.providerOK, tc.access); got != tc.want {
+			t.Errorf("%s: basis %d, want %d", tc.name, got, tc.want)
 		}
 	}
 }

@@ -397,7 +397,7 @@ func (f *Facts) build(req Request) error {
 			stated := f.appendStated(rpos[i], u.statedIn(rpos[i]), extra, known)
 			t := uint8(0)
 			if u.out.has(rpos[i]) {
-				t = uint8(jt.regions[rpos[i]].transferBasis(&regimes[i], sf, stated)) + 1
+				t = uint8(transferBasis(&regimes[i], sf, stated, u.providerOK.has(rpos[i]), u.accessOK.has(rpos[i]))) + 1
 				sf.Transfer = true
 			}
 			s.transfers = append(s.transfers, t)
@@ -764,6 +764,12 @@ type serviceUse struct {
 	// for each regime of each of its services.
 	out    posSet
 	stated []statedMechanisms
+	// providerOK and accessOK hold the catalog positions of the
+	// jurisdictions whose region takes the provider's country, and every
+	// country it may access the data from, as adequate
+	// (regionSets.adequacy): transferBasis asks for each regime a service
+	// transfers out of.
+	providerOK, accessOK posSet
 }
 
 // statedMechanisms are the transfer mechanisms stated for the
@@ -811,6 +817,13 @@ var serviceUses = sync.OnceValue(func() map[string]*serviceUse {
 		for p := range jt.regions {
 			if jt.regions[p].transfersOut(sv) {
 				u.out.add(p)
+			}
+			provider, access := jt.regions[p].adequacy(sv)
+			if provider {
+				u.providerOK.add(p)
+			}
+			if access {
+				u.accessOK.add(p)
 			}
 		}
 		for id, ms := range sv.Transfers {
@@ -1015,6 +1028,15 @@ func (g *regionSets) transfersOut(s *catalog.Service) bool {
 	return false
 }
 
+// adequacy reports whether s's provider country is known and adequate
+// for the region g (one of its countries, or one an adequacy decision
+// covers), and whether every country it may access the data from is.
+func (g *regionSets) adequacy(s *catalog.Service) (provider, access bool) {
+	adequate := func(c string) bool { return g.adequate.has(c) || g.countries.has(c) }
+	access = !slices.ContainsFunc(s.AccessCountries, func(c string) bool { return !adequate(c) })
+	return s.ProviderCountry != "" && adequate(s.ProviderCountry), access
+}
+
 // countrySet is a set of ISO 3166-1 alpha-2 codes, one bit each.
 type countrySet [(26*26 + 63) / 64]uint64
 
@@ -1182,6 +1204,27 @@ func regionOf(r *catalog.Jurisdiction) *regionSets {
 func (f *Facts) needsRepresentativeIn(r *catalog.Jurisdiction) bool {
 	e := f.Request.EstablishedIn
 	return f.gdprFamily() && r.RepresentativeField != "" && e != "" && !slices.Contains(r.Countries, e)
+}
+
+// establishedInRegime reports whether the controller is established in
+// the region of one of regimes (transferRegimes): by the regions' country
+// sets where build found the regimes' catalog positions (rpos), rather
+// than through each region's list of countries.
+func (f *Facts) establishedInRegime(regimes []catalog.Jurisdiction) bool {
+	e := f.Request.EstablishedIn
+	if e == "" {
+		return false
+	}
+	if len(f.scr.rpos) == len(regimes) {
+		bit, regions := countryBit(e), jurisdictions().regions
+		for _, p := range f.scr.rpos {
+			if regions[p].countries.hasBit(bit) {
+				return true
+			}
+		}
+		return false
+	}
+	return slices.ContainsFunc(regimes, func(r catalog.Jurisdiction) bool { return slices.Contains(r.Countries, e) })
 }
 
 // needsRepresentative: some regime needs an Art. 27 representative.
@@ -1356,7 +1399,7 @@ func (f *Facts) conditionBits(c *conditionBits, lib *compiledLibrary) {
 	// Art. 27: a controller not established in the region names its
 	// representative there; one established there does not need one.
 	regimes := f.transferRegimes()
-	c.set("establishedInRegion", req.EstablishedIn != "" && slices.ContainsFunc(regimes, func(r catalog.Jurisdiction) bool { return slices.Contains(r.Countries, req.EstablishedIn) }))
+	c.set("establishedInRegion", f.establishedInRegime(regimes))
 	needs := f.needsRepresentative()
 	c.set("needsRepresentative", needs)
 	if needs {

@@ -22,9 +22,10 @@ func withoutPositions(f *Facts) *Facts {
 	return &g
 }
 
-// TestLawsByPosition: the condition bits, the laws that apply and the
-// listed jurisdictions each covers (prepareLaws) are the same found by
-// position as by id, for one, two and every jurisdiction.
+// TestLawsByPosition: the condition bits (establishedInRegime too), the
+// laws that apply and the listed jurisdictions each covers (lawListed,
+// prepareLaws) are the same found by position as by id, for one, two and
+// every jurisdiction.
 func TestLawsByPosition(t *testing.T) {
 	c := mustCatalog(t)
 	lib, err := DefaultLibrary()
@@ -64,6 +65,13 @@ func TestLawsByPosition(t *testing.T) {
 				t.Errorf("%s: HasLaw(no-such-law, %s) by bits %v, by id %v", j, id, got, want)
 			}
 		}
+		for _, e := range []string{"", "DE", "GB", "US", "BR", "CA", "gb", "GBR"} {
+			f.Request.EstablishedIn, g.Request.EstablishedIn = e, e
+			if got, want := f.establishedInRegime(f.transferRegimes()), g.establishedInRegime(g.transferRegimes()); got != want {
+				t.Errorf("%s: established in %q: %v by the regions' sets, %v by their lists", j, e, got, want)
+			}
+		}
+		f.Request.EstablishedIn, g.Request.EstablishedIn = req.EstablishedIn, req.EstablishedIn
 		var byPos, byID conditionBits
 		f.conditionBits(&byPos, lib.compiled)
 		g.conditionBits(&byID, lib.compiled)
@@ -76,6 +84,12 @@ func TestLawsByPosition(t *testing.T) {
 			t.Fatalf("%s: no law applies", j)
 		}
 		b.f, b.listedDone = g, false
+		for i := range f.Laws {
+			byPos := b.lawListed(&f.Laws[i], f.listedAt(), embeddedLaws())
+			if byID := b.lawListed(&g.Laws[i], g.listedAt(), embeddedLaws()); byPos != byID || byPos == 0 {
+				t.Errorf("%s: %s covers the listed %x by position, %x by id", j, f.Laws[i].ID, byPos, byID)
+			}
+		}
 		b.prepareLaws()
 		if !slices.Equal(lawIn, b.lawIn) || !slices.Equal(lawMask, b.lawMask) {
 			t.Errorf("%s: laws by position %v %x, by id %v %x", j, lawIn, lawMask, b.lawIn, b.lawMask)
