@@ -888,7 +888,7 @@ func (b *builder) makeJurisdictionVars(i int) {
 	w := &b.words.jurisdictions[f.scr.jpos[i]]
 	rv[phRegion] = value{ins: w.region, ok: true}
 	li := b.lastLaw[i]
-	if i >= 64 { // beyond listedBits: a list built in code
+	if i >= 64 { // beyond listedBits' 64 bits (a Request given straight to Generate)
 		for k := range f.Laws {
 			if b.lawNames[k] != "" && slices.Contains(f.Laws[k].Jurisdictions, r.ID) {
 				li = k
@@ -1312,11 +1312,11 @@ func (b *builder) lawListed(l *compliance.Law, listedAt []uint64, embedded []emb
 }
 
 // listedBits maps each listed jurisdiction (the first 64) to its
-// positions in the document's list, as bits, made once per document: a
-// law's jurisdictions are found in it rather than by a scan of the list
-// for each of them (a document for 34 jurisdictions has about 50 laws).
-// Bits, not one position, so that a list built in code that names a
-// jurisdiction twice gets both positions.
+// positions in the document's list, as bits, made once per document,
+// for lawListed's fallback: a law that is not one of the embedded laws
+// (laws made in tests), or a list whose catalog positions are unknown.
+// An embedded law's jurisdictions go by catalog position. Bits, not one
+// position, so that a list that names a jurisdiction twice gets both.
 func (b *builder) listedBits() map[string]uint64 {
 	if b.listedDone {
 		return b.jurisdictionBits

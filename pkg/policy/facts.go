@@ -967,8 +967,8 @@ func (f *Facts) transferRegimes() []catalog.Jurisdiction {
 // transferOf is whether service k (in Services) transfers personal data
 // out of the region of regime i (in transferRegimes) and, if it does, what
 // the transfer rests on: worked out once per document (regionSets'
-// transfersOut and transferBasis), for the tables, the scoring and the
-// to-dos.
+// transfersOut, and transferBasis from the adequacy worked out when the
+// catalog loads), for the tables, the scoring and the to-dos.
 func (f *Facts) transferOf(i, k int) (out bool, basis int) {
 	t := f.scr.transfers[k*len(f.transferRegimes())+i]
 	return t != 0, int(t) - 1
