@@ -39,8 +39,11 @@ LAMBDA_BUILD = CGO_ENABLED=0 GOOS=linux GOARCH=$(GOARCH) $(GO) build -trimpath -
 run:
 	$(GO) run -pgo=$(PGO) ./cmd/policyd --addr $(ADDR) --store bolt:$(DATA_DIR)/policygen.db
 
+# test: every test, with a timeout per package of 30 minutes rather than
+# go test's 10: pkg/policy's matrix tests take 2-3 minutes on an idle
+# 2 vCPU machine but have taken 12 on a loaded one (docs/TESTING.md).
 test: dynamodb-local chromium
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -timeout 30m ./...
 	$(MAKE) --no-print-directory fuzz-smoke FUZZTIME=2000x
 	$(MAKE) lint
 
