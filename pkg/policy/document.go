@@ -256,10 +256,12 @@ type builder struct {
 
 	rowBuf  [][][]Inline // the table being built (blocks.go)
 	listBuf [][]Inline   // the generated list being built
-	// names is scratch space for the names a cell lists (blocks.go),
-	// given back (names[:0]) before anything else takes it: a slice
-	// kept from one document to the next, not an array zeroed on the
-	// stack at every cell.
+	// names is scratch space for the names a cell lists (blocks.go): a
+	// slice kept from one document to the next, not an array zeroed on
+	// the stack at every cell. A function takes it, collects its names,
+	// gives it back (names[:0], keeping what it grew to) and then reads
+	// its names once more, into runs (join, semicolons): nothing may
+	// take names again between the giving back and that read.
 	names []string
 
 	satisfiedAt      []int32           // by checklist position: section<<16 | clause, plus one
