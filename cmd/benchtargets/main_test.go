@@ -33,6 +33,15 @@ BenchmarkResultString-2 	 15000	 81000 ns/op	 140807 doc-bytes	 147456 B/op	 1 a
 		rows[len(rows)-1].target != "of which a new string of the largest document's size, alone (140807 bytes)" || rows[len(rows)-1].measured != "81 µs" || rows[len(rows)-1].verdict != "-" {
 		t.Errorf("rows with the result string = %+v", rows)
 	}
+	// The largest document in another format is bound as the Markdown one
+	// is: 2 ms for issue 8 (a multi-jurisdiction document), 300 µs for
+	// issue 9.
+	html := parseBench(`BenchmarkGenerateLargest/multi-html/privacy/EU+US-CA-2 	 3000	 1200000 ns/op	 161265 doc-bytes	 400000 B/op	 20 allocs/op
+`)
+	if rows := generationRows(html, nil); len(rows) != 4 || rows[3].target != "largest document multi-html/privacy/EU+US-CA (161265 bytes)" ||
+		!strings.HasPrefix(rows[3].limit, "2 ms") || rows[3].verdict != "issue 8 met; issue 9 NOT met" {
+		t.Errorf("rows of the largest document in HTML = %+v", rows)
+	}
 	cold := coldStartRows(bench)
 	if len(cold) != 2 || cold[0].verdict != "met" || cold[1].verdict != "NOT met" || !strings.Contains(cold[0].limit, "0.5") {
 		t.Errorf("cold start rows = %+v", cold)
