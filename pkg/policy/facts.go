@@ -91,10 +91,8 @@ type PurposeFact struct {
 	Categories []string
 	Services   []string
 
-	pos int // in the catalog's purposes
-	// The positions of Categories (in the catalog) and Services (in
-	// Facts.Services).
-	categorySet, serviceSet posSet
+	pos         int    // in the catalog's purposes
+	categorySet posSet // the catalog positions of Categories
 }
 
 // ServiceFact is a requested service with what the facts add to its entry.
@@ -215,15 +213,17 @@ type factScratch struct {
 	jpos []int // the catalog positions of jids (jurisdictionTable)
 	// listed holds, by catalog position, the positions in Jurisdictions
 	// (the first 64) of the jurisdiction there, as bits (listedAt).
-	listed   []uint64
-	rpos     []int // the catalog positions of transferRegimes()
-	ids      []string
-	own      []string
-	cats     []CategoryFact // by catalog position
-	catUsed  []bool
-	purps    []PurposeFact // by catalog position
-	purpUsed []bool
-	primary  [1]catalog.Jurisdiction // transferRegimes without regimes
+	listed  []uint64
+	rpos    []int // the catalog positions of transferRegimes()
+	ids     []string
+	own     []string
+	cats    []CategoryFact // by catalog position
+	catUsed []bool
+	// purps are by catalog position; those some category serves are used.
+	purps []PurposeFact
+	// hostPurposes are the purposes of a host's uses that build keeps.
+	hostPurposes posSet
+	primary      [1]catalog.Jurisdiction // transferRegimes without regimes
 	// transfers are transferOf's answers, a service's for each regime
 	// in turn: 0 where the service transfers nothing out of the regime's
 	// region, else the transfer's basis plus one (basisAdequacy..basisNone).
@@ -241,7 +241,7 @@ func (f *Facts) reset(c *catalog.Catalog) {
 		s.cats, s.catUsed = make([]CategoryFact, len(c.DataCategories)), make([]bool, len(c.DataCategories))
 	}
 	if len(s.purps) != len(c.Purposes) {
-		s.purps, s.purpUsed = make([]PurposeFact, len(c.Purposes)), make([]bool, len(c.Purposes))
+		s.purps = make([]PurposeFact, len(c.Purposes))
 	}
 	for i := range s.cats {
 		cf := &s.cats[i]
@@ -256,10 +256,8 @@ func (f *Facts) reset(c *catalog.Catalog) {
 		pf.Categories, pf.Services = pf.Categories[:0], pf.Services[:0]
 		pf.pos = i
 		pf.categorySet.reset()
-		pf.serviceSet.reset()
 	}
 	clear(s.catUsed)
-	clear(s.purpUsed)
 	s.transfers = s.transfers[:0]
 	s.stated, s.statedBuf = s.stated[:0], s.statedBuf[:0]
 	if f.Set == nil {
@@ -406,14 +404,27 @@ func (f *Facts) build(req Request) error {
 		// A category the service category narrows (a payment provider's
 		// device data serves fraud screening, not the payment itself) is
 		// used only for those purposes.
+		purposes := &u.usePurposes
+		if sf.Category == "hosting" {
+			purposes = &s.hostPurposes
+			purposes.reset()
+		}
 		for k := range u.categories {
 			cu := &u.categories[k]
-			// A host stores what the website collects: data people give
-			// only when the business collects that kind of data.
-			if sf.Category == "hosting" && !cu.device && !slices.Contains(own, cu.id) {
-				continue
+			if sf.Category == "hosting" {
+				// A host stores what the website collects: data people
+				// give only when the business collects that kind of data.
+				if !cu.device && !slices.Contains(own, cu.id) {
+					continue
+				}
+				purposes.union(&cu.purposeSet)
 			}
-			f.addUse(cat, cu, len(f.Services)-1)
+			f.addUse(cat, cu, len(f.Services)-1, sf.ID)
+		}
+		// The service is one of the recipients of each purpose its uses
+		// serve, listed once per purpose rather than once per use.
+		for pi := purposes.next(0); pi >= 0; pi = purposes.next(pi + 1) {
+			s.purps[pi].Services = append(s.purps[pi].Services, sf.ID)
 		}
 		if sf.JointController != nil && *sf.JointController {
 			joint = true
@@ -485,31 +496,34 @@ func (f *Facts) build(req Request) error {
 		}
 	}
 
+	// The purposes some category serves are used, each with those
+	// categories, in catalog order.
 	sensitive, consent := false, false
+	var used posSet
 	for i := range s.cats {
 		if s.catUsed[i] {
 			cf := &s.cats[i]
 			slices.Sort(cf.Sources)
 			f.Categories = append(f.Categories, *cf)
 			sensitive = sensitive || cf.Sensitive
+			used.union(&cf.purposeSet)
+			for pi := cf.purposeSet.next(0); pi >= 0; pi = cf.purposeSet.next(pi + 1) {
+				pf := &s.purps[pi]
+				pf.categorySet.add(i)
+				pf.Categories = append(pf.Categories, cf.ID)
+			}
 		}
 	}
-	for i := range s.purps {
-		if s.purpUsed[i] {
-			pf := &s.purps[i]
-			// Cookieless analytics needs no consent under ePrivacy/PECR;
-			// it rests on legitimate interests, with a right to object.
-			if pf.ID == "analytics" && !f.Set[compliance.FactSetsNonEssentialCookies] {
-				pf.GDPRBasis = "legitimate_interests"
-			}
-			// Its categories, in catalog order.
-			pf.Categories = pf.Categories[:0]
-			for ci := pf.categorySet.next(0); ci >= 0; ci = pf.categorySet.next(ci + 1) {
-				pf.Categories = append(pf.Categories, cat.DataCategories[ci].ID)
-			}
-			f.Purposes = append(f.Purposes, *pf)
-			consent = consent || pf.GDPRBasis == "consent"
+	for pi := used.next(0); pi >= 0; pi = used.next(pi + 1) {
+		pf := &s.purps[pi]
+		pf.Purpose = cat.Purposes[pi]
+		// Cookieless analytics needs no consent under ePrivacy/PECR;
+		// it rests on legitimate interests, with a right to object.
+		if pf.ID == "analytics" && !f.Set[compliance.FactSetsNonEssentialCookies] {
+			pf.GDPRBasis = "legitimate_interests"
 		}
+		f.Purposes = append(f.Purposes, *pf)
+		consent = consent || pf.GDPRBasis == "consent"
 	}
 	// The set holds the facts that hold, each set once, and no others:
 	// nothing is deleted from it afterwards.
@@ -600,7 +614,7 @@ func (f *Facts) add(cat *catalog.Catalog, u *categoryUses) error {
 		return u.err
 	}
 	for k := range u.uses {
-		f.addUse(cat, &u.uses[k], noService)
+		f.addUse(cat, &u.uses[k], noService, "")
 	}
 	return nil
 }
@@ -690,6 +704,7 @@ func categoryUseOf(cat *catalog.Catalog, id string, purposes []string, source st
 			return categoryUse{}, fmt.Errorf("policy: unknown purpose %q", p)
 		}
 		cu.purposePos = append(cu.purposePos, pi)
+		cu.purposeSet.add(pi)
 	}
 	return cu, nil
 }
@@ -708,31 +723,26 @@ func sourceBit(source string) uint8 {
 	return 0
 }
 
-// addUse records what service (its position in f.Services) does with one
-// of its data categories, as add does for one category.
-func (f *Facts) addUse(cat *catalog.Catalog, cu *categoryUse, service int) {
+// addUse records what service (its position in f.Services, with its id)
+// does with one of its data categories, as add does for one category. A
+// purpose's categories and services are not touched here: build makes
+// them once the categories are known (a purpose's categories from the
+// categories' purposes), and the service loop adds a service to each of
+// the purposes its uses serve, once rather than once per use.
+func (f *Facts) addUse(cat *catalog.Catalog, cu *categoryUse, service int, serviceID string) {
 	s := &f.scr
-	var serviceID string
-	if service != noService {
-		serviceID = f.Services[service].ID
-	}
 	cf := &s.cats[cu.pos]
 	if !s.catUsed[cu.pos] {
 		s.catUsed[cu.pos] = true
 		cf.DataCategory = cat.DataCategories[cu.pos]
 	}
-	for k, pi := range cu.purposePos {
-		pf := &s.purps[pi]
-		if !s.purpUsed[pi] {
-			s.purpUsed[pi] = true
-			pf.Purpose = cat.Purposes[pi]
-		}
-		pf.categorySet.add(cu.pos) // Categories is made from it (build)
-		if service != noService && pf.serviceSet.add(service) {
-			pf.Services = append(pf.Services, serviceID)
-		}
-		if cf.purposeSet.add(pi) {
-			cf.Purposes = append(cf.Purposes, cu.purposes[k])
+	// The purposes new to the category, in the use's order: most uses
+	// bring none (a category serves the same purposes for many services).
+	if !cf.purposeSet.hasAll(&cu.purposeSet) {
+		for k, pi := range cu.purposePos {
+			if cf.purposeSet.add(pi) {
+				cf.Purposes = append(cf.Purposes, cu.purposes[k])
+			}
 		}
 	}
 	// A source known by its bit is added without comparing it with those
@@ -764,6 +774,10 @@ type serviceUse struct {
 	// for each regime of each of its services.
 	out    posSet
 	stated []statedMechanisms
+	// usePurposes are the purposes its categories' uses serve (the union
+	// of their purposeSet): those it is a recipient for, unless it is a
+	// host, which keeps only some of its uses.
+	usePurposes posSet
 	// providerOK and accessOK hold the catalog positions of the
 	// jurisdictions whose region takes the provider's country, and every
 	// country it may access the data from, as adequate
@@ -803,6 +817,7 @@ type categoryUse struct {
 	// of its own that apply), with their positions in the catalog.
 	purposes   []string
 	purposePos []int
+	purposeSet posSet // purposePos as a set
 }
 
 // serviceUses are every catalog service's uses, by id, made on first use.
@@ -847,6 +862,7 @@ var serviceUses = sync.OnceValue(func() map[string]*serviceUse {
 				break
 			}
 			u.categories = append(u.categories, cu)
+			u.usePurposes.union(&cu.purposeSet)
 		}
 		m[sv.ID] = u
 	}

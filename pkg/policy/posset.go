@@ -57,6 +57,23 @@ func (s *posSet) union(o *posSet) {
 	}
 }
 
+// hasAll reports whether every position of o is in s.
+func (s *posSet) hasAll(o *posSet) bool {
+	if o.w&^s.w != 0 {
+		return false
+	}
+	for k, w := range o.more {
+		if k >= len(s.more) {
+			if w != 0 {
+				return false
+			}
+		} else if w&^s.more[k] != 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // reset empties the set, keeping its storage.
 func (s *posSet) reset() {
 	s.w = 0

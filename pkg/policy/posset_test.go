@@ -44,3 +44,39 @@ func TestPosSet(t *testing.T) {
 		t.Errorf("after reset the set holds %v", got)
 	}
 }
+
+func TestPosSetHasAll(t *testing.T) {
+	set := func(ps ...int) *posSet {
+		var s posSet
+		for _, p := range ps {
+			s.add(p)
+		}
+		return &s
+	}
+	for _, tc := range []struct {
+		s, o *posSet
+		want bool
+	}{
+		{set(), set(), true},
+		{set(1, 2), set(), true},
+		{set(1, 2), set(2), true},
+		{set(1, 2), set(3), false},
+		{set(1, 70), set(70), true},
+		{set(1), set(70), false},
+		{set(1, 70), set(1, 200), false},
+		{set(1, 200), set(1, 200), true},
+		{set(200), set(1), false},
+	} {
+		if got := tc.s.hasAll(tc.o); got != tc.want {
+			t.Errorf("%v.hasAll(%v) = %v, want %v", tc.s, tc.o, got, tc.want)
+		}
+	}
+	// A set whose words past the first were emptied holds no more than one
+	// that never had them.
+	s := set(1, 200)
+	s.reset()
+	s.add(1)
+	if !set(1).hasAll(s) || !s.hasAll(set(1)) {
+		t.Errorf("an emptied word counts as a position")
+	}
+}
