@@ -465,3 +465,49 @@ func TestTransferBasis(t *testing.T) {
 		}
 	}
 }
+
+// TestRegimeTransferSets: the regimes build marks as having a transfer out
+// of their region (regimeOut), one on a contract or on nothing
+// (regimeContract), and one on nothing (regimeNone) are those the
+// services' transfers say, complete requests (every transfer safeguarded)
+// and incomplete ones alike.
+func TestRegimeTransferSets(t *testing.T) {
+	c := mustCatalog(t)
+	anyNone := false
+	for _, j := range []string{"EU", "EU,UK", "CH,EU,UK,US-CA", "US-CA"} {
+		for _, complete := range []bool{false, true} {
+			req := Request{Type: "privacy", BusinessName: "X", WebsiteURL: "https://x.example", BusinessType: "ecommerce",
+				Language: "en", Jurisdiction: j, Format: "markdown", UsesAnalytics: true, ThirdPartyServices: serviceMix(c)}
+			if complete {
+				completeRequest(&req)
+			}
+			f, err := BuildFacts(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sawNone := false
+			for i := range f.transferRegimes() {
+				var out, contract, none bool
+				for k := range f.Services {
+					o, basis := f.transferOf(i, k)
+					out = out || o
+					contract = contract || o && (basis == basisContract || basisNone == basis)
+					none = none || o && basis == basisNone
+				}
+				sawNone = sawNone || none
+				if f.scr.regimeOut.has(i) != out || f.scr.regimeContract.has(i) != contract || f.scr.regimeNone.has(i) != none {
+					t.Errorf("%s complete=%v regime %d: sets %v %v %v, transfers say %v %v %v", j, complete, i,
+						f.scr.regimeOut.has(i), f.scr.regimeContract.has(i), f.scr.regimeNone.has(i), out, contract, none)
+				}
+			}
+			// completeRequest safeguards the listed regimes' transfers.
+			if complete && len(f.Regimes) > 0 && sawNone {
+				t.Errorf("%s: a complete request has a transfer on no safeguard", j)
+			}
+			anyNone = anyNone || sawNone
+		}
+	}
+	if !anyNone {
+		t.Error("no request has a transfer on no safeguard: the sets are not tested")
+	}
+}

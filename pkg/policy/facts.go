@@ -228,6 +228,13 @@ type factScratch struct {
 	// in turn: 0 where the service transfers nothing out of the regime's
 	// region, else the transfer's basis plus one (basisAdequacy..basisNone).
 	transfers []uint8
+	// regimeOut holds the positions in transferRegimes of the regimes
+	// out of whose region some service transfers data, regimeContract
+	// those where such a transfer rests on contractual safeguards or on
+	// none the catalog knows of (basisContract, basisNone), and
+	// regimeNone those where one rests on none: the to-dos and the score
+	// go through the services' transfers only for those.
+	regimeOut, regimeContract, regimeNone posSet
 	// stated are statedOf's answers, in the same order; statedBuf holds
 	// those that add the request's safeguards to the catalog's.
 	stated    [][]string
@@ -259,6 +266,9 @@ func (f *Facts) reset(c *catalog.Catalog) {
 	}
 	clear(s.catUsed)
 	s.transfers = s.transfers[:0]
+	s.regimeOut.reset()
+	s.regimeContract.reset()
+	s.regimeNone.reset()
 	s.stated, s.statedBuf = s.stated[:0], s.statedBuf[:0]
 	if f.Set == nil {
 		f.Set = compliance.FactSet{}
@@ -395,8 +405,17 @@ func (f *Facts) build(req Request) error {
 			stated := f.appendStated(rpos[i], u.statedIn(rpos[i]), extra, known)
 			t := uint8(0)
 			if u.out.has(rpos[i]) {
-				t = uint8(transferBasis(&regimes[i], sf, stated, u.providerOK.has(rpos[i]), u.accessOK.has(rpos[i]))) + 1
+				basis := transferBasis(&regimes[i], sf, stated, u.providerOK.has(rpos[i]), u.accessOK.has(rpos[i]))
+				t = uint8(basis) + 1
 				sf.Transfer = true
+				s.regimeOut.add(i)
+				switch basis {
+				case basisNone:
+					s.regimeNone.add(i)
+					fallthrough
+				case basisContract:
+					s.regimeContract.add(i)
+				}
 			}
 			s.transfers = append(s.transfers, t)
 			s.stated = append(s.stated, stated)

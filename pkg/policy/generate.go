@@ -245,27 +245,34 @@ func Assess(f *Facts) compliance.Assessment {
 		if s.JointController != nil && *s.JointController {
 			in.JointControllers = append(in.JointControllers, s.Name)
 		}
-		// Transfers count under the laws that regulate them: those of the
-		// listed regimes (never the primary jurisdiction's region that
-		// transferRegimes falls back on, whose law has no transfer rule).
+	}
+	// Transfers count under the laws that regulate them: those of the
+	// listed regimes (never the primary jurisdiction's region that
+	// transferRegimes falls back on, whose law has no transfer rule).
+	// Whether some transfer leaves a regime's region, and whether one
+	// rests on a contract or on nothing, build worked out (regimeOut,
+	// regimeContract); the services are gone through only for a regime
+	// where one rests on nothing (regimeNone), to name them.
+	sc := &f.scr
+	unsafeguarded := false
+	for j := range f.Regimes {
+		for _, k := range lawPos[lawStart[j]:lawStart[j+1]] {
+			transferLaw[k] = transferLaw[k] || sc.regimeOut.has(j)
+			contractLaw[k] = contractLaw[k] || sc.regimeContract.has(j)
+			unsafeguarded = unsafeguarded || sc.regimeNone.has(j)
+		}
+	}
+	for i := 0; unsafeguarded && i < len(f.Services); i++ {
 		for j := range f.Regimes {
-			out, basis := f.transferOf(j, i)
-			if !out {
+			if out, basis := f.transferOf(j, i); !out || basis != basisNone {
 				continue
 			}
 			for _, k := range lawPos[lawStart[j]:lawStart[j+1]] {
-				l := &f.Laws[k]
-				transferLaw[k] = true
-				switch basis {
-				case basisNone:
-					if in.UnsafeguardedTransfers == nil {
-						in.UnsafeguardedTransfers = map[string][]string{}
-					}
-					in.UnsafeguardedTransfers[l.ID] = append(in.UnsafeguardedTransfers[l.ID], s.Name)
-					contractLaw[k] = true
-				case basisContract:
-					contractLaw[k] = true
+				id := f.Laws[k].ID
+				if in.UnsafeguardedTransfers == nil {
+					in.UnsafeguardedTransfers = map[string][]string{}
 				}
+				in.UnsafeguardedTransfers[id] = append(in.UnsafeguardedTransfers[id], f.Services[i].Name)
 			}
 		}
 	}

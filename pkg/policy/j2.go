@@ -37,7 +37,7 @@ func (b *builder) varsJ2(v *vars) {
 // them alone, cites its own provision for the shared todos (which cite the
 // GDPR, the CCPA or CalOPPA otherwise).
 func todosJ2(f *Facts, out []compliance.Todo) []compliance.Todo {
-	req := f.Request
+	req := &f.Request
 	law := ""
 	for _, id := range []string{lawAU, lawNZ, lawSG, lawZA} {
 		if f.HasLaw(id) {

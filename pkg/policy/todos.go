@@ -25,24 +25,33 @@ func todos(f *Facts) []compliance.Todo {
 	if f.Request.Type != compliance.DefaultType {
 		return neededInputs(f)
 	}
-	req := f.Request
+	req := &f.Request
 	var out []compliance.Todo
 	add := func(field, why, cite string) {
 		out = append(out, compliance.Todo{Field: field, Why: why, Citation: cite})
 	}
 	gdpr := f.gdprFamily()
-	prefix := ""
-	for i := range f.Laws {
-		if l := &f.Laws[i]; l.ID == lawGDPR || l.ID == lawUKGDPR {
-			prefix = l.ShortName + " "
+	// prefix is the short name of the document's GDPR-family law (the
+	// last in id order) and a space, for citations: found only for a
+	// todo that cites it (a complete request has none).
+	prefix := func() string {
+		short := ""
+		for i := range f.Laws {
+			if l := &f.Laws[i]; l.ID == lawGDPR || l.ID == lawUKGDPR {
+				short = l.ShortName
+			}
 		}
+		if short == "" {
+			return ""
+		}
+		return short + " "
 	}
 	ccpa := f.HasLaw(lawCCPA)
 	// cite picks the provision for the document's law family.
 	cite := func(gdprCite, ccpaCite, caloppaCite string) string {
 		switch {
 		case gdpr:
-			return prefix + gdprCite
+			return prefix() + gdprCite
 		case ccpa && ccpaCite != "":
 			return ccpaCite
 		}
@@ -84,14 +93,14 @@ func todos(f *Facts) []compliance.Todo {
 					return l.ShortName + " "
 				}
 			}
-			return prefix
+			return prefix()
 		}
 		if req.EstablishedIn == "" {
 			var regions []string
 			for _, r := range regimes {
 				regions = append(regions, r.Region)
 			}
-			add("establishedIn", "The country where the business is established decides whether the policy must name a representative in the "+strings.Join(regions, " or the ")+" (Art. 27).", prefix+"Art. 13(1)(a), Art. 27")
+			add("establishedIn", "The country where the business is established decides whether the policy must name a representative in the "+strings.Join(regions, " or the ")+" (Art. 27).", prefix()+"Art. 13(1)(a), Art. 27")
 		} else {
 			for i := range regimes {
 				r := &regimes[i]
@@ -103,8 +112,13 @@ func todos(f *Facts) []compliance.Todo {
 		// A transfer out of a region must name its safeguard (Art.
 		// 13(1)(f)); where the catalog records none, the business does.
 		// What follows the service's name, and the citation, are the
-		// regime's: made once per regime, not once per service.
+		// regime's: made once per regime, not once per service. Only a
+		// regime with such a transfer (regimeNone) has its services
+		// gone through.
 		for i := range regimes {
+			if !f.scr.regimeNone.has(i) {
+				continue
+			}
 			r := &regimes[i]
 			var why, citation string
 			for j := range f.Services {
@@ -160,6 +174,16 @@ func todos(f *Facts) []compliance.Todo {
 // j3Laws are the laws of issue 8, part j3 (JP, KR, CN, TH).
 var j3Laws = []string{"appi", "pipa", "pipl", "th-pdpa", "it-spdi"}
 
+// j3Recipients are, by j3 law, the provisions on naming the recipients
+// (the todos hostingProvider and thirdPartyServices).
+var j3Recipients = map[string]string{
+	"appi":    "APPI Art. 27(5)(i)",
+	"pipa":    "PIPA Art. 30(1)(3)-(4)",
+	"pipl":    "PIPL Art. 17(1)(II)",
+	"th-pdpa": "PDPA s 23(4)",
+	"it-spdi": "IT (SPDI) Rules 2011, r 4(iv)",
+}
+
 // todosJ3 adapts the todos to the j3 laws (issue 8, part j3), from their
 // checklists: a document under none of the GDPR, the CCPA or CalOPPA cites
 // its own law's requirements for the shared todos, and a field that an
@@ -188,14 +212,6 @@ func todosJ3(f *Facts, out []compliance.Todo) []compliance.Todo {
 		}
 		return strings.Join(cites, "; "), fix
 	}
-	// Recipients (hostingProvider, thirdPartyServices) per law.
-	recipients := map[string]string{
-		"appi":    "APPI Art. 27(5)(i)",
-		"pipa":    "PIPA Art. 30(1)(3)-(4)",
-		"pipl":    "PIPL Art. 17(1)(II)",
-		"th-pdpa": "PDPA s 23(4)",
-		"it-spdi": "IT (SPDI) Rules 2011, r 4(iv)",
-	}
 	if !f.gdprFamily() && !f.HasLaw(lawCCPA) && !f.HasLaw("caloppa") {
 		for i := range out {
 			field := out[i].Field
@@ -206,7 +222,7 @@ func todosJ3(f *Facts, out []compliance.Todo) []compliance.Todo {
 			if field == "hostingProvider" || strings.HasPrefix(field, "thirdPartyServices") {
 				var cites []string
 				for _, l := range f.Laws {
-					if c, ok := recipients[l.ID]; ok {
+					if c, ok := j3Recipients[l.ID]; ok {
 						cites = append(cites, c)
 					}
 				}
@@ -254,7 +270,7 @@ func neededInputs(f *Facts) []compliance.Todo {
 // todosJ1 are the inputs the Canadian, Brazilian and Swiss laws add
 // (issue 8, part j1).
 func todosJ1(f *Facts) []compliance.Todo {
-	req := f.Request
+	req := &f.Request
 	var out []compliance.Todo
 	add := func(field, why, cite string) {
 		out = append(out, compliance.Todo{Field: field, Why: why, Citation: cite})
@@ -279,7 +295,7 @@ func todosJ1(f *Facts) []compliance.Todo {
 		// catalog records no guarantee, the business gives it.
 		for i := range f.Regimes {
 			ch := &f.Regimes[i]
-			if !f.lawCovers(lawFADP, ch.ID) {
+			if !f.scr.regimeNone.has(i) || !f.lawCovers(lawFADP, ch.ID) {
 				continue
 			}
 			var why string // what follows the service's name, made once

@@ -25,7 +25,7 @@ func todosUSFederal(f *Facts, out []compliance.Todo) []compliance.Todo {
 	if !f.HasLaw(lawCOPPA) {
 		return out
 	}
-	req := f.Request
+	req := &f.Request
 	add := func(field, why, cite string) {
 		if !slices.ContainsFunc(out, func(t compliance.Todo) bool { return t.Field == field }) {
 			out = append(out, compliance.Todo{Field: field, Why: why, Citation: cite})
