@@ -111,11 +111,11 @@ type FactorModel struct {
 	// reason: a description that names no law.
 	Citations map[string]LawCitation
 	Uncited   string
-	citeLaws  func(Input) []string
+	citeLaws  func(*Input) []string
 	// Types are the document types whose risk the factor measures; empty
 	// means [DefaultType] (privacy). docs/SCORING.md says why.
 	Types []string
-	count func(Input) int
+	count func(*Input) int
 }
 
 // LawCitation is what one law makes of a factor's practice (Says, may be
@@ -222,19 +222,15 @@ func (r reasonCites) add(c *LawCitation) reasonCites {
 }
 
 // addByPosition adds to r the citations of in's laws through fc, each
-// statement and citation once by its number; ok is false, r unchanged,
-// when a law is not the embedded one at its position (made otherwise or
-// renamed), whose citation only its id finds.
-func (r reasonCites) addByPosition(in *Input, fc *factorCitations) (_ reasonCites, ok bool) {
+// statement and citation once by its number. Every law must be the
+// embedded one at its position (lawsEmbedded): one made otherwise or
+// renamed has its citation found by its id.
+func (r reasonCites) addByPosition(in *Input, fc *factorCitations) reasonCites {
 	var saysSeen, citeSeen uint64
 	var rank [64]uint8 // a statement's position in r.says, by its number
 	out := r
 	for i := range in.Laws {
-		l := &in.Laws[i]
-		if l.pos <= 0 || l.pos >= len(fc.byLaw) || fc.byLaw[l.pos].id != l.ID {
-			return r, false
-		}
-		e := &fc.byLaw[l.pos]
+		e := &fc.byLaw[in.Laws[i].pos]
 		if !e.ok {
 			continue
 		}
@@ -248,27 +244,42 @@ func (r reasonCites) addByPosition(in *Input, fc *factorCitations) (_ reasonCite
 			out.cites = append(out.cites, reasonCite{int(rank[e.says]), fc.cites[e.cite].Cite})
 		}
 	}
-	return out, true
+	return out
+}
+
+// lawsEmbedded reports whether each of laws is the embedded law at its
+// position (Law.pos; a copy of it, ForType's included), by which
+// lawCitations holds its citations: Assess asks once for every factor,
+// rather than each factor for each law.
+func lawsEmbedded(laws []Law) bool {
+	loaded, err := Laws()
+	if err != nil {
+		return false
+	}
+	for i := range laws {
+		if p := laws[i].pos; p <= 0 || p > len(loaded) || loaded[p-1].ID != laws[i].ID {
+			return false
+		}
+	}
+	return true
 }
 
 // why is m's reason for the document in: Why with the citations of the
 // laws that apply, laws that say the same thing sharing one mention. It
 // collects the citations in arrays on the stack and writes the reason
 // in one string: a factor's reason was a dozen allocations. fc is m's
-// lawCitations (nil: the laws' citations are looked up by id).
-func (m *FactorModel) why(in Input, fc *factorCitations) string {
+// lawCitations, given only when in's laws are the embedded ones at their
+// positions (lawsEmbedded; nil: the laws' citations are looked up by id).
+func (m *FactorModel) why(in *Input, fc *factorCitations) string {
 	if m.Citations == nil {
 		return m.Why
 	}
 	var sb [8]string
 	var cb [32]reasonCite
 	r := reasonCites{says: sb[:0], cites: cb[:0]}
-	ok := false
-	if m.citeLaws == nil && fc != nil {
-		r, ok = r.addByPosition(&in, fc)
-	}
 	switch {
-	case ok:
+	case m.citeLaws == nil && fc != nil:
+		r = r.addByPosition(in, fc)
 	case m.citeLaws != nil:
 		for _, id := range m.citeLaws(in) {
 			if c, ok := m.Citations[id]; ok {
@@ -348,14 +359,14 @@ var RiskModel = []FactorModel{
 		Uncited:   "Personal information goes to third parties that use it for their own purposes, such as advertising, and people lose control over it.",
 		Citations: sellsOrSharesCitations,
 		Types:     privacyAndCookie,
-		count:     func(in Input) int { return b2i(in.Facts[FactSellsOrShares]) }},
+		count:     func(in *Input) int { return b2i(in.Facts[FactSellsOrShares]) }},
 	{ID: "minors_data_sold", Points: 15, Why: "The personal information of consumers under 16 is sold or shared (Cal. Civ. Code § 1798.120(c)).",
-		count: func(in Input) int { return b2i(in.SellsMinorsData) }},
+		count: func(in *Input) int { return b2i(in.SellsMinorsData) }},
 	{ID: "sector_data", Points: 15, Max: 30, Why: "The business type handles data that sector law protects (health, children's, education or financial data).",
-		count: func(in Input) int { return len(in.SectorLaws) }},
+		count: func(in *Input) int { return len(in.SectorLaws) }},
 	{ID: "cookies_without_consent", Points: 15, Why: "Non-essential cookies are set without asking for consent first (Directive 2002/58/EC Art. 5(3); PECR reg. 6).",
 		Types: privacyAndCookie,
-		count: func(in Input) int {
+		count: func(in *Input) int {
 			return b2i(in.Facts[FactSetsNonEssentialCookies] && in.ConsentBanner != nil && !*in.ConsentBanner && hasConsentLaw(in.Laws))
 		}},
 	{ID: "sensitive_data", Points: 10, Why: "Sensitive personal information is collected (account log-in credentials, card numbers with security codes: %s); a breach harms people more.",
@@ -364,7 +375,7 @@ var RiskModel = []FactorModel{
 		// questions), so elsewhere the reason names no law.
 		Uncited:   "Data that gives access to people's accounts or money is collected (account log-in credentials, card numbers with security codes); a breach harms people more.",
 		Citations: map[string]LawCitation{"ccpa": {Cite: "Cal. Civ. Code § 1798.140(ae)"}},
-		count:     func(in Input) int { return b2i(in.Facts[FactCollectsSensitive]) }},
+		count:     func(in *Input) int { return b2i(in.Facts[FactCollectsSensitive]) }},
 	// The transfer factors apply only under a law that regulates transfers
 	// out of its region (TransferLaws), and cite that law.
 	{ID: "transfers_contractual", Points: 10, Why: "Personal data leaves the region under contractual safeguards only, or under none the catalog knows of (%s).",
@@ -373,8 +384,8 @@ var RiskModel = []FactorModel{
 			"uk-gdpr": {Cite: "UK GDPR Arts. 44A, 46, 49"},
 			"fadp":    {Cite: "FADP Arts. 16(2), 17"},
 		},
-		citeLaws: func(in Input) []string { return in.ContractualTransferLaws },
-		count: func(in Input) int {
+		citeLaws: func(in *Input) []string { return in.ContractualTransferLaws },
+		count: func(in *Input) int {
 			return b2i(in.Facts[FactInternationalTransfers] && len(in.ContractualTransferLaws) > 0)
 		}},
 	{ID: "transfers_adequate", Points: 5, Why: "Personal data leaves the region on the strength of %s, which can be withdrawn or annulled.",
@@ -383,31 +394,31 @@ var RiskModel = []FactorModel{
 			"uk-gdpr": {Says: "regulations approving transfers to the country, the UK Extension to the Data Privacy Framework included", Cite: "UK GDPR Arts. 44A, 45A"},
 			"fadp":    {Says: "the Federal Council's decision that the country's law protects data adequately, the Swiss-U.S. Data Privacy Framework included", Cite: "FADP Art. 16(1)"},
 		},
-		citeLaws: func(in Input) []string { return in.TransferLaws },
-		count: func(in Input) int {
+		citeLaws: func(in *Input) []string { return in.TransferLaws },
+		count: func(in *Input) int {
 			return b2i(in.Facts[FactInternationalTransfers] && len(in.TransferLaws) > 0 && len(in.ContractualTransferLaws) == 0)
 		}},
 	{ID: "joint_controllers", Points: 5, Why: "Advertising pixels make the business a joint controller with the platform (GDPR Art. 26; CJEU C-40/17 Fashion ID).",
 		Types: privacyAndCookie,
-		count: func(in Input) int { return b2i(len(in.JointControllers) > 0) }},
+		count: func(in *Input) int { return b2i(len(in.JointControllers) > 0) }},
 	{ID: "unknown_services", Points: 3, Max: 9, Why: "A service the catalog does not describe receives personal data: what it does with it is unknown.",
 		Types: privacyAndCookie,
-		count: func(in Input) int { return len(in.UnknownServices) }},
+		count: func(in *Input) int { return len(in.UnknownServices) }},
 	{ID: "non_essential_cookies", Points: 5, Why: "Cookies or similar technologies that are not strictly necessary track visitors' devices.",
 		Types: privacyAndCookie,
-		count: func(in Input) int { return b2i(in.Facts[FactSetsNonEssentialCookies]) }},
+		count: func(in *Input) int { return b2i(in.Facts[FactSetsNonEssentialCookies]) }},
 	{ID: "payments", Points: 5, Why: "Payment data is processed; it attracts fraud.",
-		count: func(in Input) int { return b2i(in.Facts[FactCollectsPayments]) }},
+		count: func(in *Input) int { return b2i(in.Facts[FactCollectsPayments]) }},
 	{ID: "analytics", Points: 5, Why: "Visitors' behaviour on the website is measured.",
-		count: func(in Input) int { return b2i(in.Facts[FactUsesAnalytics]) }},
+		count: func(in *Input) int { return b2i(in.Facts[FactUsesAnalytics]) }},
 	{ID: "third_party_services", Points: 1, Max: 10, Why: "Each service that receives personal data is one more organisation that holds it.",
-		count: func(in Input) int { return in.Services + len(in.UnknownServices) }},
+		count: func(in *Input) int { return in.Services + len(in.UnknownServices) }},
 
 	// Contract documents: the risk of the contract, from facts the request
 	// states (never from what it left out). Sources: docs/legal/risk.md.
 	{ID: "auto_renewal", Points: 15, Why: "Subscriptions renew and are charged automatically until the consumer cancels. Automatic renewal law regulates the sign-up and the cancellation: in California, the offer terms shown clearly and conspicuously next to the consent request, affirmative consent before the first charge, an acknowledgment the consumer can keep, and cancellation online for subscriptions taken online (Cal. Bus. & Prof. Code §§ 17601(b), 17602(a), (d)); in the EU, the duration and the conditions for ending the contract given before it is made (Directive 2011/83/EU Art. 6(1)(o)).",
 		Types: termsAndEULA,
-		count: func(in Input) int { return b2i(in.Facts[FactAutoRenews] && hasLaw(in.Laws, "ca-arl", "crd")) }},
+		count: func(in *Input) int { return b2i(in.Facts[FactAutoRenews] && hasLaw(in.Laws, "ca-arl", "crd")) }},
 	{ID: "withdrawal_right", Points: 10, Why: "Consumers who buy at a distance may withdraw from the contract without giving a reason: %s.",
 		Citations: map[string]LawCitation{
 			"crd":      {Says: "in the EU within 14 days, and for up to 12 months longer if they were not told of the right before the contract", Cite: "Directive 2011/83/EU Arts. 9, 10(1)"},
@@ -415,32 +426,32 @@ var RiskModel = []FactorModel{
 			"br-cdc":   {Says: "in Brazil, when they contract outside the business's premises (online purchases included), within 7 days of signing or of receiving the product or service, and what they paid is returned at once, monetarily updated", Cite: "Lei nº 8.078/1990 (CDC) Art. 49; Decreto nº 7.962/2013 Art. 5"},
 		},
 		Types: []string{"terms", "eula", "refund"},
-		count: func(in Input) int {
+		count: func(in *Input) int {
 			return b2i(in.Facts[FactCollectsPayments] && hasLaw(in.Laws, "crd", "ccr-2013", "br-cdc"))
 		}},
 	{ID: "refund_window_below_withdrawal", Points: 10, Why: "The business offers its own returns window, shorter than the 14-day statutory withdrawal period (Directive 2011/83/EU Art. 9(1); SI 2013/3134 reg. 30). The statutory period applies whatever the business offers, as the policy says: a return refused after the business's window but within the statutory period would breach the consumer's right. (A window of 0 days, no returns beyond the law, is not a shorter window.)",
 		Types: []string{"refund"},
-		count: func(in Input) int {
+		count: func(in *Input) int {
 			w := in.RefundWindowDays
 			return b2i(w != nil && *w > 0 && *w < 14 && in.Facts[FactCollectsPayments] && hasLaw(in.Laws, "crd", "ccr-2013"))
 		}},
 	{ID: "governing_law_abroad", Points: 10, Why: "The contract chooses the law of a country other than the one where the consumers it addresses live. For consumers in a country the business directs its activities to, that choice cannot take away the protection of the rules of their own country that cannot be set aside by agreement (Regulation (EC) No 593/2008 (Rome I) Art. 6(1)-(2), retained in UK law), so more than one law may govern the contract.",
 		Types: termsAndEULA,
-		count: func(in Input) int {
+		count: func(in *Input) int {
 			return b2i(slices.ContainsFunc(in.GoverningLawOutside, func(j string) bool { return lawCovers(in.Laws, j, "crd", "ccr-2013") }))
 		}},
 	{ID: "goods_delivery", Points: 10, Why: "Goods ordered at a distance must be delivered (in the United States, shipped) within the time the business states or, without one, within 30 days; when the business misses it, the consumer can, on the conditions the law sets, cancel and must be refunded (Directive 2011/83/EU Art. 18; Consumer Rights Act 2015 s. 28; 16 CFR §§ 435.1-435.2).",
 		Types: []string{"shipping"},
-		count: func(in Input) int { return b2i(hasLaw(in.Laws, "crd", "cra-2015", "us-ftc-mail-order")) }},
+		count: func(in *Input) int { return b2i(hasLaw(in.Laws, "crd", "cra-2015", "us-ftc-mail-order")) }},
 	{ID: "transit_risk", Points: 5, Why: "The business bears the risk of loss of or damage to the goods in transit until the consumer, or someone the consumer names other than a carrier the business offered, has them (Directive 2011/83/EU Art. 20; Consumer Rights Act 2015 s. 29).",
 		Types: []string{"shipping"},
-		count: func(in Input) int { return b2i(hasLaw(in.Laws, "crd", "cra-2015")) }},
+		count: func(in *Input) int { return b2i(hasLaw(in.Laws, "crd", "cra-2015")) }},
 	{ID: "affiliate_links", Points: 10, Why: "The website earns commissions or other benefits from links or recommendations. A material connection between an endorser and the seller (payment, a commission, free or discounted products) must be disclosed clearly and conspicuously (16 CFR § 255.5; the FTC's Endorsement Guides, which interpret Section 5 of the FTC Act).",
 		Types: []string{"disclaimer"},
-		count: func(in Input) int { return b2i(in.Facts[FactAffiliateLinks] && hasLaw(in.Laws, "ftc-endorsements")) }},
+		count: func(in *Input) int { return b2i(in.Facts[FactAffiliateLinks] && hasLaw(in.Laws, "ftc-endorsements")) }},
 	{ID: "content_moderation_eu", Points: 10, Why: "Users post or send content that the business may remove, or whose accounts it may suspend, under this policy. For users in the EU, an intermediary service must describe its content moderation in its terms (Regulation (EU) 2022/2065 Art. 14(1)) and apply its restrictions diligently, objectively and proportionately (Art. 14(4)); a hosting service must give each affected user a statement of reasons for a removal or suspension (Art. 17(1)).",
 		Types: []string{"acceptable-use"},
-		count: func(in Input) int { return b2i(slices.Contains(in.Jurisdictions, "EU")) }},
+		count: func(in *Input) int { return b2i(slices.Contains(in.Jurisdictions, "EU")) }},
 }
 
 // sellsOrSharesCitations are what each law makes of personal information
@@ -530,12 +541,15 @@ func citationsAt(byLaw []*factorCitations, i int) *factorCitations {
 func Assess(in Input) Assessment {
 	a := Assessment{Factors: make([]Factor, 0, len(RiskModel))}
 	byLaw := lawCitations()
+	if !lawsEmbedded(in.Laws) {
+		byLaw = nil // each factor finds its citations by the laws' ids
+	}
 	for mi := range RiskModel {
 		m := &RiskModel[mi]
 		if !concerns(m.Types, in.Type) {
 			continue
 		}
-		n := m.count(in)
+		n := m.count(&in)
 		if n == 0 {
 			continue
 		}
@@ -543,7 +557,7 @@ func Assess(in Input) Assessment {
 		if m.Max > 0 {
 			pts = min(pts, m.Max)
 		}
-		a.Factors = append(a.Factors, Factor{ID: m.ID, Points: pts, Why: m.why(in, citationsAt(byLaw, mi))})
+		a.Factors = append(a.Factors, Factor{ID: m.ID, Points: pts, Why: m.why(&in, citationsAt(byLaw, mi))})
 		a.Score += pts
 	}
 	if len(a.Factors) == 0 {

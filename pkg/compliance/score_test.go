@@ -350,6 +350,9 @@ func TestWhyByLawPosition(t *testing.T) {
 		}
 	}
 	sets := [][]Law{laws, renamed}
+	if !lawsEmbedded(laws) || lawsEmbedded(renamed) || lawsEmbedded(renamed[1:2]) || lawsEmbedded(renamed[2:3]) {
+		t.Fatal("lawsEmbedded does not tell the embedded laws from the renamed ones")
+	}
 	c, err := catalog.Default()
 	if err != nil {
 		t.Fatal(err)
@@ -369,7 +372,11 @@ func TestWhyByLawPosition(t *testing.T) {
 		}
 		for _, ls := range sets {
 			in := Input{Laws: ls}
-			if got, want := m.why(in, byLaw[mi]), m.why(in, nil); got != want {
+			fc := byLaw[mi]
+			if !lawsEmbedded(ls) {
+				fc = nil // as Assess gives it
+			}
+			if got, want := m.why(&in, fc), m.why(&in, nil); got != want {
 				t.Fatalf("%s: reason by position %q, by id %q", m.ID, got, want)
 			}
 			n++
