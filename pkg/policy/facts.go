@@ -1378,11 +1378,6 @@ func (f *Facts) hasNamed(ids []string) (has, ok bool) {
 	return false, true
 }
 
-// contractPurposes are the purposes for which the person must give us
-// details (condition contractData: the clause names what fails without
-// them).
-var contractPurposes = []string{"account", "provide_service", "orders", "marketplace", "payments", "appointments", "customer_support", "enquiries"}
-
 // conditionBits sets, in c, the conditions that hold: the vocabulary
 // clause conditions are written in (names numbers each one the library
 // uses). It is the compliance facts plus "law:<id>", "jurisdiction:<id>"
@@ -1455,24 +1450,24 @@ func (f *Facts) conditionBits(c *conditionBits, lib *compiledLibrary) {
 	// activity over time and across websites (Cal. Bus. & Prof. Code
 	// § 22575(b)(6)): advertising, social and embedded-content services,
 	// and any third party under the CCPA.
-	// Each is set once, after the services are gone through.
-	crossSiteTracking, emailTracking := false, false
 	for i := range f.Services {
 		s := &f.Services[i]
-		crossSiteTracking = crossSiteTracking || crossSite(s)
-		emailTracking = emailTracking || emailTracker(s)
+		c.set("crossSiteTracking", crossSite(s))
+		c.set("emailTracking", emailTracker(s))
 		c.setPrefixed("serviceCategory:", s.Category)
 	}
-	c.set("crossSiteTracking", crossSiteTracking)
-	c.set("emailTracking", emailTracking)
-	contractData := false
-	for i := range f.Purposes {
-		p := &f.Purposes[i]
-		c.setPrefixed("purpose:", p.ID)
-		c.setPrefixed("basis:", p.GDPRBasis)
-		contractData = contractData || slices.Contains(contractPurposes, p.ID)
+	// Purposes for which the person must give us details (the clause
+	// names what fails without them).
+	for _, p := range []string{"account", "provide_service", "orders", "marketplace", "payments", "appointments", "customer_support", "enquiries"} {
+		if f.hasPurpose(p) {
+			c.set("contractData", true)
+			break
+		}
 	}
-	c.set("contractData", contractData)
+	for i := range f.Purposes {
+		c.setPrefixed("purpose:", f.Purposes[i].ID)
+		c.setPrefixed("basis:", f.Purposes[i].GDPRBasis)
+	}
 	// Disclaimer (issue 8, t2): the business type selects the kind of
 	// advice the website's content must not be taken for; affiliate links
 	// said to be absent.
