@@ -146,21 +146,25 @@ type typeLaws struct {
 	// position in the catalog (jurisdictionTable).
 	all            posSet
 	byJurisdiction []posSet
+	// named holds, by position in laws, the law's bit in Facts.named (0:
+	// not one of namedLaws); ccpa holds the CCPA's position, withCCPA
+	// those of the CCPA and its regulations, and quebec Quebec's Act's
+	// (the laws build leaves out for a business the CCPA does not cover
+	// or one that does not serve Québec).
+	named                  []uint64
+	ccpa, withCCPA, quebec posSet
 }
 
-// appendFor appends to dst the laws of every jurisdiction at the catalog
-// positions jpos and those of every jurisdiction ("*"), each once, in the
-// laws' order: a law shared by two markets is one checklist, met once.
-func (t *typeLaws) appendFor(dst []compliance.Law, jpos []int) []compliance.Law {
+// lawsFor is the positions in t.laws of the laws of every jurisdiction
+// at the catalog positions jpos and those of every jurisdiction ("*"):
+// a law shared by two markets is one checklist, met once.
+func (t *typeLaws) lawsFor(jpos []int) posSet {
 	var set posSet
 	set.union(&t.all)
 	for _, p := range jpos {
 		set.union(&t.byJurisdiction[p])
 	}
-	for i := set.next(0); i >= 0; i = set.next(i + 1) {
-		dst = append(dst, t.laws[i])
-	}
-	return dst
+	return set
 }
 
 // lawsByType are each document type's laws, worked out once rather than
@@ -178,7 +182,20 @@ var lawsByType = sync.OnceValues(func() (map[string]*typeLaws, error) {
 				continue
 			}
 			tl := &typeLaws{laws: compliance.ForType(laws, t), byJurisdiction: make([]posSet, len(jt.regions))}
+			tl.named = make([]uint64, len(tl.laws))
 			for i, l := range tl.laws {
+				if n := slices.Index(namedLaws, l.ID); n >= 0 {
+					tl.named[i] = 1 << n
+				}
+				switch l.ID {
+				case lawCCPA:
+					tl.ccpa.add(i)
+					tl.withCCPA.add(i)
+				case lawCCPARegs:
+					tl.withCCPA.add(i)
+				case lawQuebec:
+					tl.quebec.add(i)
+				}
 				for _, j := range l.Jurisdictions {
 					if j == compliance.AllJurisdictions {
 						tl.all.add(i)
@@ -325,22 +342,28 @@ func (f *Facts) build(req Request) error {
 	// Issue 8, part j1: Quebec's private-sector Act applies only to a
 	// business that serves Québec (servesQuebec true); otherwise a Canadian
 	// document covers PIPEDA alone.
+	// The laws, in their order, with their bits in f.named, found by
+	// their positions in the type's laws.
 	noCCPA := req.CCPAThresholdsMet != nil && !*req.CCPAThresholdsMet
 	noQuebec := req.ServesQuebec == nil || !*req.ServesQuebec
+	f.namedSet = true
 	if tl := lawsOf[req.Type]; tl != nil {
-		f.Laws = tl.appendFor(f.Laws, jpos)
-	}
-	f.CCPACovers = f.HasLaw(lawCCPA)
-	if noCCPA {
-		f.Laws = deleteLaws(f.Laws, lawCCPA, lawCCPARegs)
-	}
-	if noQuebec {
-		f.Laws = deleteLaws(f.Laws, lawQuebec)
+		set := tl.lawsFor(jpos)
+		f.CCPACovers = set.hasAny(&tl.ccpa)
+		if noCCPA {
+			set.remove(&tl.withCCPA)
+		}
+		if noQuebec {
+			set.remove(&tl.quebec)
+		}
+		for i := set.next(0); i >= 0; i = set.next(i + 1) {
+			f.Laws = append(f.Laws, tl.laws[i])
+			f.named |= tl.named[i]
+		}
 	}
 	if len(f.Laws) == 0 {
 		return fmt.Errorf("policy: no law covers jurisdiction %q", req.Jurisdiction)
 	}
-	f.setNamed()
 	f.gdpr = f.HasLaw(lawGDPR) || f.HasLaw(lawUKGDPR)
 
 	pu := practices()
@@ -1151,12 +1174,10 @@ func (f *Facts) listedAt() []uint64 {
 
 // embeddedLaw is what the facts and the builder take from an embedded
 // law, with its id, by which a law's position is confirmed: the catalog
-// positions of the jurisdictions it covers, and its position in namedLaws
-// (-1: not one of them).
+// positions of the jurisdictions it covers.
 type embeddedLaw struct {
-	id    string
-	jpos  []int
-	named int
+	id   string
+	jpos []int
 }
 
 // embeddedLaws are the embedded laws' embeddedLaw, by law position
@@ -1172,7 +1193,7 @@ var embeddedLaws = sync.OnceValue(func() []embeddedLaw {
 	out := make([]embeddedLaw, len(laws))
 	for i := range laws {
 		l := &laws[i]
-		e := embeddedLaw{id: l.ID, named: slices.Index(namedLaws, l.ID)}
+		e := embeddedLaw{id: l.ID}
 		for _, id := range l.Jurisdictions {
 			if p, ok := jt.pos[id]; ok {
 				e.jpos = append(e.jpos, p)
@@ -1193,29 +1214,11 @@ func embeddedLawOf(laws []embeddedLaw, l *compliance.Law) (e *embeddedLaw, ok bo
 }
 
 // namedLaws are the laws the code asks about by id (HasLaw), the most
-// asked first: each has a bit in Facts.named, set when the laws are
-// final (setNamed), so that a question tests bits rather than goes
+// asked first: each has a bit in Facts.named, set when build chooses the
+// laws (typeLaws.named), so that a question tests bits rather than goes
 // through a document's sixty laws (the to-dos ask a dozen).
 var namedLaws = []string{lawCCPA, lawLGPD, lawQuebec, lawPIPEDA, lawFADP, "caloppa", lawGDPR, lawUKGDPR, lawCCPARegs,
 	lawZA, lawSG, lawNZ, lawCOPPA, "pecr", "eprivacy", "appi", "pipa", "pipl", "th-pdpa", "it-spdi"}
-
-// setNamed sets f.named from f.Laws.
-func (f *Facts) setNamed() {
-	f.named, f.namedSet = 0, true
-	laws := embeddedLaws()
-	for i := range f.Laws {
-		l := &f.Laws[i]
-		n := -1
-		if e, ok := embeddedLawOf(laws, l); ok {
-			n = e.named
-		} else {
-			n = slices.Index(namedLaws, l.ID)
-		}
-		if n >= 0 {
-			f.named |= 1 << n
-		}
-	}
-}
 
 // regionOf is r's region; a jurisdiction the catalog does not hold (a
 // test's) gets its sets made here.
@@ -1317,21 +1320,6 @@ func (f *Facts) lawCovers(id, j string) bool {
 		}
 	}
 	return false
-}
-
-// deleteLaws removes the laws ids from laws, in place, keeping the order.
-func deleteLaws(laws []compliance.Law, ids ...string) []compliance.Law {
-	n := 0
-	for i := range laws {
-		if !slices.Contains(ids, laws[i].ID) {
-			if n != i {
-				laws[n] = laws[i]
-			}
-			n++
-		}
-	}
-	clear(laws[n:])
-	return laws[:n]
 }
 
 // usSectorLaws reports whether a jurisdiction's business types raise

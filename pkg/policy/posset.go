@@ -74,6 +74,29 @@ func (s *posSet) hasAll(o *posSet) bool {
 	return true
 }
 
+// hasAny reports whether some position of o is in s.
+func (s *posSet) hasAny(o *posSet) bool {
+	if o.w&s.w != 0 {
+		return true
+	}
+	for k, w := range o.more {
+		if k < len(s.more) && w&s.more[k] != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// remove takes every position of o out of s.
+func (s *posSet) remove(o *posSet) {
+	s.w &^= o.w
+	for k, w := range o.more {
+		if k < len(s.more) {
+			s.more[k] &^= w
+		}
+	}
+}
+
 // reset empties the set, keeping its storage.
 func (s *posSet) reset() {
 	s.w = 0

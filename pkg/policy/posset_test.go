@@ -80,3 +80,38 @@ func TestPosSetHasAll(t *testing.T) {
 		t.Errorf("an emptied word counts as a position")
 	}
 }
+
+func TestPosSetHasAnyRemove(t *testing.T) {
+	set := func(ps ...int) *posSet {
+		var s posSet
+		for _, p := range ps {
+			s.add(p)
+		}
+		return &s
+	}
+	for _, tc := range []struct {
+		s, o *posSet
+		any  bool
+		left []int // s without o
+	}{
+		{set(), set(), false, nil},
+		{set(1, 2), set(), false, []int{1, 2}},
+		{set(1, 2), set(2, 3), true, []int{1}},
+		{set(1, 70), set(70), true, []int{1}},
+		{set(1), set(70), false, []int{1}},
+		{set(1, 200), set(3, 200), true, []int{1}},
+		{set(200), set(1, 201), false, []int{200}},
+	} {
+		if got := tc.s.hasAny(tc.o); got != tc.any {
+			t.Errorf("%v.hasAny(%v) = %v, want %v", tc.s, tc.o, got, tc.any)
+		}
+		tc.s.remove(tc.o)
+		var left []int
+		for i := tc.s.next(0); i >= 0; i = tc.s.next(i + 1) {
+			left = append(left, i)
+		}
+		if !slices.Equal(left, tc.left) {
+			t.Errorf("after remove: %v, want %v", left, tc.left)
+		}
+	}
+}
