@@ -394,6 +394,13 @@ func TestServiceTransfersCached(t *testing.T) {
 			if got, want := u.statedIn(p), sv.Transfers[j.ID]; !slices.Equal(got, want) {
 				t.Errorf("%s in %s: stated %v, want %v", sv.ID, j.ID, got, want)
 			}
+			want := uint8(0)
+			if u.out.has(p) {
+				want = uint8(transferBasis(j, &ServiceFact{Service: sv}, sv.Transfers[j.ID], provider, access)) + 1
+			}
+			if u.basis[p] != want {
+				t.Errorf("%s in %s: basis %d, want %d", sv.ID, j.ID, u.basis[p], want)
+			}
 		}
 	}
 }

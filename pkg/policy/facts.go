@@ -421,18 +421,30 @@ func (f *Facts) build(req Request) error {
 		extra := req.TransferSafeguards[sv.ID]
 		var kb [4]*posSet
 		known := kb[:0] // for each of extra, the jurisdictions that know it
+		var knownAny posSet
 		for _, m := range extra {
-			known = append(known, jt.mechanisms[m])
+			k := jt.mechanisms[m]
+			known = append(known, k)
+			if k != nil {
+				knownAny.union(k)
+			}
 		}
 		for i := range regimes {
-			stated := f.appendStated(rpos[i], u.statedIn(rpos[i]), extra, known)
-			t := uint8(0)
-			if u.out.has(rpos[i]) {
-				basis := transferBasis(&regimes[i], sf, stated, u.providerOK.has(rpos[i]), u.accessOK.has(rpos[i]))
-				t = uint8(basis) + 1
+			p := rpos[i]
+			// The catalog's answer, unless the regime's law knows one of
+			// the safeguards the request adds: then it is worked out
+			// with them.
+			stated, t := u.statedIn(p), u.basis[p]
+			if knownAny.has(p) {
+				stated = f.appendStated(p, stated, extra, known)
+				if u.out.has(p) {
+					t = uint8(transferBasis(&regimes[i], sf, stated, u.providerOK.has(p), u.accessOK.has(p))) + 1
+				}
+			}
+			if t != 0 {
 				sf.Transfer = true
 				s.regimeOut.add(i)
-				switch basis {
+				switch int(t) - 1 {
 				case basisNone:
 					s.regimeNone.add(i)
 					fallthrough
@@ -826,6 +838,12 @@ type serviceUse struct {
 	// (regionSets.adequacy): transferBasis asks for each regime a service
 	// transfers out of.
 	providerOK, accessOK posSet
+	// basis holds, by jurisdiction position, transferOf's answer for the
+	// service alone (0: it transfers nothing out of the region, else the
+	// basis plus one) on the mechanisms its catalog entry states there:
+	// a document's, unless its request adds a safeguard the regime's law
+	// knows.
+	basis []uint8
 }
 
 // statedMechanisms are the transfer mechanisms stated for the
@@ -886,6 +904,12 @@ var serviceUses = sync.OnceValue(func() map[string]*serviceUse {
 		for id, ms := range sv.Transfers {
 			if p, ok := jt.pos[id]; ok {
 				u.stated = append(u.stated, statedMechanisms{p, ms})
+			}
+		}
+		u.basis = make([]uint8, len(jt.regions))
+		for p := range jt.regions {
+			if u.out.has(p) {
+				u.basis[p] = uint8(transferBasis(&c.Jurisdictions[p], &ServiceFact{Service: sv}, u.statedIn(p), u.providerOK.has(p), u.accessOK.has(p))) + 1
 			}
 		}
 		for _, p := range sc.Purposes {
