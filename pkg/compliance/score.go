@@ -1,7 +1,6 @@
 package compliance
 
 import (
-	"cmp"
 	"slices"
 	"strings"
 	"sync"
@@ -745,27 +744,37 @@ func Flags(in Input) []Flag {
 		return nil
 	}
 	// By severity and code (their key), law and subject, each compared
-	// only when the ones before are equal.
+	// only when the ones before are equal: each flag is inserted in
+	// order after those that do not come after it (stable). A document
+	// has a dozen flags, whose comparisons are mostly of two numbers: a
+	// sort calling a comparison function cost more than the comparing.
 	var ob [len(fb)]int
 	order := ob[:0]
 	for i := range out {
+		k := len(order)
 		order = append(order, i)
+		for ; k > 0 && flagBefore(&out[i], &out[order[k-1]], key[i], key[order[k-1]]); k-- {
+			order[k] = order[k-1]
+		}
+		order[k] = i
 	}
-	slices.SortStableFunc(order, func(i, j int) int {
-		if c := cmp.Compare(key[i], key[j]); c != 0 {
-			return c
-		}
-		a, b := &out[i], &out[j]
-		if c := strings.Compare(a.Law, b.Law); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Subject, b.Subject)
-	})
 	sorted := make([]Flag, len(out))
 	for k, i := range order {
 		sorted[k] = out[i]
 	}
 	return sorted
+}
+
+// flagBefore reports whether flag a, whose severity and code are key ka,
+// comes before flag b, whose are kb: by that key, then law, then subject.
+func flagBefore(a, b *Flag, ka, kb int) bool {
+	switch {
+	case ka != kb:
+		return ka < kb
+	case a.Law != b.Law:
+		return a.Law < b.Law
+	}
+	return a.Subject < b.Subject
 }
 
 // snake turns a camelCase field name into snake_case for a flag code.
