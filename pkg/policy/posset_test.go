@@ -45,14 +45,17 @@ func TestPosSet(t *testing.T) {
 	}
 }
 
-func TestPosSetHasAll(t *testing.T) {
-	set := func(ps ...int) *posSet {
-		var s posSet
-		for _, p := range ps {
-			s.add(p)
-		}
-		return &s
+// posSetOf is the set of positions ps.
+func posSetOf(ps ...int) *posSet {
+	var s posSet
+	for _, p := range ps {
+		s.add(p)
 	}
+	return &s
+}
+
+func TestPosSetHasAll(t *testing.T) {
+	set := posSetOf
 	for _, tc := range []struct {
 		s, o *posSet
 		want bool
@@ -82,13 +85,7 @@ func TestPosSetHasAll(t *testing.T) {
 }
 
 func TestPosSetHasAnyRemove(t *testing.T) {
-	set := func(ps ...int) *posSet {
-		var s posSet
-		for _, p := range ps {
-			s.add(p)
-		}
-		return &s
-	}
+	set := posSetOf
 	for _, tc := range []struct {
 		s, o *posSet
 		any  bool
