@@ -518,3 +518,60 @@ func TestRegimeTransferSets(t *testing.T) {
 		t.Error("no request has a transfer on no safeguard: the sets are not tested")
 	}
 }
+
+// TestJurisdictionLookup: the request's jurisdictions are found at their
+// catalog positions in catalog order, out of it, repeated, and far apart,
+// and an unknown one is an error.
+func TestJurisdictionLookup(t *testing.T) {
+	c := mustCatalog(t)
+	jt := jurisdictions()
+	n := len(c.Jurisdictions)
+	ids := func(ps ...int) string {
+		var out []string
+		for _, p := range ps {
+			out = append(out, c.Jurisdictions[p].ID)
+		}
+		return strings.Join(out, ",")
+	}
+	for _, list := range []string{ids(0, 1, 2), ids(0, n-1), ids(n-1, 0), ids(2, 1, 0), ids(3, 3), ids(1, 6, 7, n-2)} {
+		var f Facts
+		f.reset(c)
+		if _, err := f.parseJurisdictions(c, jt, list); err != nil {
+			t.Fatalf("%s: %v", list, err)
+		}
+		for i, id := range strings.Split(list, ",") {
+			if p := f.scr.jpos[i]; p != jt.pos[id] || f.Jurisdictions[i].ID != id {
+				t.Errorf("%s: %s at position %d (%s), want %d", list, id, p, f.Jurisdictions[i].ID, jt.pos[id])
+			}
+		}
+	}
+	var f Facts
+	f.reset(c)
+	if _, err := f.parseJurisdictions(c, jt, ids(0)+",XX-NOPE"); err == nil {
+		t.Error("an unknown jurisdiction is found")
+	}
+}
+
+// TestKnownBy: the jurisdictions that know a transfer mechanism are the
+// table's, for a name looked up once, again, and one no jurisdiction
+// knows, past the few the scratch keeps.
+func TestKnownBy(t *testing.T) {
+	c := mustCatalog(t)
+	jt := jurisdictions()
+	var names []string
+	for _, j := range c.Jurisdictions {
+		names = append(names, j.TransferMechanisms...)
+	}
+	names = append(names, "no-such-mechanism")
+	var s factScratch
+	for round := range 2 {
+		for _, m := range names {
+			if got, want := s.knownBy(jt, m), jt.mechanisms[m]; got != want {
+				t.Errorf("round %d: %s known by %v, want %v", round, m, got, want)
+			}
+		}
+	}
+	if len(s.mechanisms) == 0 || len(s.mechanisms) > 8 {
+		t.Errorf("%d mechanisms kept", len(s.mechanisms))
+	}
+}

@@ -256,6 +256,33 @@ type factScratch struct {
 	// those that add the request's safeguards to the catalog's.
 	stated    [][]string
 	statedBuf []string
+	// mechanisms are the transfer mechanisms the request's safeguards
+	// name (the first few), each with the jurisdictions that know it, as
+	// build found them (knownBy): a request names a few, for many
+	// services.
+	mechanisms []knownMechanism
+}
+
+// knownMechanism is a transfer mechanism with the positions of the
+// jurisdictions whose TransferMechanisms name it (nil: none).
+type knownMechanism struct {
+	name  string
+	known *posSet
+}
+
+// knownBy is jt.mechanisms[m], found among those the document looked up
+// before, when it is one of them, by comparing names rather than hashing.
+func (s *factScratch) knownBy(jt *jurisdictionTable, m string) *posSet {
+	for i := range s.mechanisms {
+		if s.mechanisms[i].name == m {
+			return s.mechanisms[i].known
+		}
+	}
+	k := jt.mechanisms[m]
+	if len(s.mechanisms) < 8 {
+		s.mechanisms = append(s.mechanisms, knownMechanism{m, k})
+	}
+	return k
 }
 
 // reset empties f for the next document, keeping every slice's storage.
@@ -287,6 +314,7 @@ func (f *Facts) reset(c *catalog.Catalog) {
 	s.regimeContract.reset()
 	s.regimeNone.reset()
 	s.stated, s.statedBuf = s.stated[:0], s.statedBuf[:0]
+	s.mechanisms = s.mechanisms[:0]
 	if f.Set == nil {
 		f.Set = compliance.FactSet{}
 	}
@@ -423,7 +451,7 @@ func (f *Facts) build(req Request) error {
 		known := kb[:0] // for each of extra, the jurisdictions that know it
 		var knownAny posSet
 		for _, m := range extra {
-			k := jt.mechanisms[m]
+			k := s.knownBy(jt, m)
 			known = append(known, k)
 			if k != nil {
 				knownAny.union(k)
@@ -636,11 +664,25 @@ func (f *Facts) parseJurisdictions(cat *catalog.Catalog, jt *jurisdictionTable, 
 	// its laws and its region.
 	jpos := s.jpos[:0]
 	primary = -1
+	next := 0 // the catalog position after the last one found
 	for _, id := range jids {
-		p, ok := jt.pos[id]
+		// A canonical list (ParseRequest's) is in catalog order: the id
+		// is mostly one of the next few catalog entries, compared with
+		// them before the map is asked.
+		p, ok := -1, false
+		for k := next; k < min(next+4, len(cat.Jurisdictions)); k++ {
+			if cat.Jurisdictions[k].ID == id {
+				p, ok = k, true
+				break
+			}
+		}
+		if !ok {
+			p, ok = jt.pos[id]
+		}
 		if !ok {
 			return -1, fmt.Errorf("policy: unknown jurisdiction %q", id)
 		}
+		next = p + 1
 		jpos = append(jpos, p)
 		f.Jurisdictions = append(f.Jurisdictions, cat.Jurisdictions[p])
 		if primary < 0 && len(cat.Jurisdictions[p].TransferMechanisms) > 0 {
