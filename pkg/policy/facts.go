@@ -370,10 +370,10 @@ func (f *Facts) build(req Request) error {
 	// Issue 8, part j1: Quebec's private-sector Act applies only to a
 	// business that serves Québec (servesQuebec true); otherwise a Canadian
 	// document covers PIPEDA alone.
-	// The laws, in their order, with their bits in f.named, found by
-	// their positions in the type's laws.
 	noCCPA := req.CCPAThresholdsMet != nil && !*req.CCPAThresholdsMet
 	noQuebec := req.ServesQuebec == nil || !*req.ServesQuebec
+	// The laws, in their order, with their bits in f.named, are found by
+	// their positions in the type's laws.
 	f.namedSet = true
 	if tl := lawsOf[req.Type]; tl != nil {
 		set := tl.lawsFor(jpos)
