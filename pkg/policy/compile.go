@@ -258,8 +258,11 @@ func (c condition) holds(set []uint64) bool {
 
 // program is a document type compiled for one language.
 type program struct {
-	title    string
-	sections []compiledSection
+	title string
+	// titleRuns are the title as a literal run (segment.runs): the
+	// document's title, as the section headings are.
+	titleRuns *[3]Inline
+	sections  []compiledSection
 }
 
 type compiledSection struct {
@@ -267,8 +270,12 @@ type compiledSection struct {
 	heading string
 	anchor  string
 	href    string // "#" + anchor, for the table of contents
-	when    condition
-	clauses []compiledClause
+	// headingRuns are the heading as a literal run (segment.runs),
+	// escaped once for the formats that escape: every document that
+	// shows the section shares them.
+	headingRuns *[3]Inline
+	when        condition
+	clauses     []compiledClause
 }
 
 type compiledClause struct {
@@ -278,6 +285,10 @@ type compiledClause struct {
 	// satisfies are the checklist positions (compiledLibrary.requirements)
 	// of the requirements the clause satisfies, in the clause's order.
 	satisfies []int
+	// satisfied are satisfies as bits of a set by checklist position,
+	// one word each (build ORs them in: a clause's requirements are
+	// mostly a law's neighbouring items, so fewer words than items).
+	satisfied []satisfiedWord
 	// laws are the positions (compiledLibrary.laws) of those
 	// requirements' laws, each once: a clause satisfies several items of
 	// one or two laws, and clauseJurisdiction asks only about the laws.
@@ -286,6 +297,13 @@ type compiledClause struct {
 	// listed jurisdiction to another (speaksOfJurisdiction): only then
 	// does build find the jurisdiction it is about.
 	jurisdictional bool
+}
+
+// satisfiedWord is a word of a set of checklist positions: mask holds
+// the positions word*64 + i for each bit i.
+type satisfiedWord struct {
+	word int
+	mask uint64
 }
 
 // compiledLibrary is everything generation reads, derived from the
@@ -344,6 +362,9 @@ type catalogWords struct {
 	jurisdictions []jurisdictionWords
 	purposes      []purposeWords
 	categories    []string // "category.<id>"
+	// categoriesLower are the categories' names with a lower-case first
+	// letter, as runs (lowerRuns): the summary lists them in prose.
+	categoriesLower []lowerRuns
 	// headers are the cells of the tables' headers (tableHeader), and
 	// ccpaLetters the cells naming the CCPA's categories ("ccpa.<letter>",
 	// by position in ccpaLetters): words of the language alone.
@@ -374,18 +395,48 @@ type purposeWords struct {
 	// same CCPA name (its own, for the first): the CCPA tables name a
 	// few purposes alike (ccpaPurposeNames).
 	ccpaFirst int
+	// shortLower is the ".short" label with a lower-case first letter,
+	// as runs, and shortFirst the first catalog position of a purpose
+	// whose shortLower reads the same (its own, for the first): the
+	// summary names each such purpose once (genSummary).
+	shortLower lowerRuns
+	shortFirst int
+}
+
+// lowerRuns are a label with its first letter in lower case (split off
+// as splitFirst does), as the document's runs for each value of
+// Inline.esc: escaped when the library is compiled, as its literal text
+// is (literalSegment), and shared by every document.
+type lowerRuns [3][]Inline
+
+func makeLowerRuns(s string) lowerRuns {
+	var r lowerRuns
+	first, rest, split := splitFirst(s, false)
+	if !split {
+		whole := literalSegment(s).runs
+		for e := range r {
+			r[e] = whole[e : e+1 : e+1]
+		}
+		return r
+	}
+	f, t := literalSegment(first).runs, literalSegment(rest).runs
+	for e := range r {
+		r[e] = []Inline{f[e], t[e]}
+	}
+	return r
 }
 
 // compileWords makes the words of cat's entries and of the laws (by
 // their ids, in compiledLibrary.laws order) in the language t.
 func compileWords(t *Wording, cat *catalog.Catalog, laws []string) *catalogWords {
 	w := &catalogWords{
-		lawNames:      make([]string, len(laws)),
-		jurisdictions: make([]jurisdictionWords, len(cat.Jurisdictions)),
-		purposes:      make([]purposeWords, len(cat.Purposes)),
-		categories:    make([]string, len(cat.DataCategories)),
-		headers:       headerCells(t),
-		ccpaLetters:   make([][]Inline, len(ccpaLetters)),
+		lawNames:        make([]string, len(laws)),
+		jurisdictions:   make([]jurisdictionWords, len(cat.Jurisdictions)),
+		purposes:        make([]purposeWords, len(cat.Purposes)),
+		categories:      make([]string, len(cat.DataCategories)),
+		categoriesLower: make([]lowerRuns, len(cat.DataCategories)),
+		headers:         headerCells(t),
+		ccpaLetters:     make([][]Inline, len(ccpaLetters)),
 	}
 	for i, letter := range ccpaLetters {
 		w.ccpaLetters[i] = []Inline{{Kind: Plain, Text: t.Labels["ccpa."+letter]}}
@@ -412,9 +463,17 @@ func compileWords(t *Wording, cat *catalog.Catalog, laws []string) *catalogWords
 				break
 			}
 		}
+		pw.shortLower, pw.shortFirst = makeLowerRuns(pw.labels[purposeShort]), i
+		for k := range i {
+			if sameLowerFirst(w.purposes[k].labels[purposeShort], pw.labels[purposeShort]) {
+				pw.shortFirst = k
+				break
+			}
+		}
 	}
 	for i := range cat.DataCategories {
 		w.categories[i] = t.Labels["category."+cat.DataCategories[i].ID]
+		w.categoriesLower[i] = makeLowerRuns(w.categories[i])
 	}
 	for i, id := range laws {
 		w.lawNames[i] = t.Labels["law."+id]
@@ -467,12 +526,12 @@ func (l *Library) compile(laws []compliance.Law, cat *catalog.Catalog) (*compile
 		links := memoBuilder{}
 		links.addCatalogLinks(cat)
 		for typ, s := range l.Structures {
-			p := &program{title: t.Titles[typ], sections: make([]compiledSection, len(s.Sections))}
+			p := &program{title: t.Titles[typ], titleRuns: literalSegment(t.Titles[typ]).runs, sections: make([]compiledSection, len(s.Sections))}
 			for i, sec := range s.Sections {
 				heading := t.Sections[sec.ID]
 				anchor := slug(heading)
-				cs := compiledSection{id: sec.ID, heading: heading, anchor: anchor, href: "#" + anchor, when: c.compileWhen(sec.When),
-					clauses: make([]compiledClause, len(sec.Clauses))}
+				cs := compiledSection{id: sec.ID, heading: heading, anchor: anchor, href: "#" + anchor, headingRuns: literalSegment(heading).runs,
+					when: c.compileWhen(sec.When), clauses: make([]compiledClause, len(sec.Clauses))}
 				for j, cl := range sec.Clauses {
 					cc := compiledClause{id: cl.ID, when: c.compileWhen(cl.When)}
 					for _, r := range cl.Satisfies {
@@ -483,6 +542,7 @@ func (l *Library) compile(laws []compliance.Law, cat *catalog.Catalog) (*compile
 							}
 						}
 					}
+					cc.satisfied = satisfiedSet(cc.satisfies)
 					text, ok := t.Clauses[cl.ID]
 					if !ok {
 						return nil, fmt.Errorf("policy: language %s has no text for clause %s", lang, cl.ID)
@@ -519,6 +579,20 @@ func (l *Library) compile(laws []compliance.Law, cat *catalog.Catalog) (*compile
 		c.jurisdictionCondition = append(c.jurisdictionCondition, conditionBit("jurisdiction:"+cat.Jurisdictions[i].ID))
 	}
 	return c, nil
+}
+
+// satisfiedSet is the set of the checklist positions ps, a word each.
+func satisfiedSet(ps []int) []satisfiedWord {
+	var ws []satisfiedWord
+	for _, n := range ps {
+		i := slices.IndexFunc(ws, func(w satisfiedWord) bool { return w.word == n>>6 })
+		if i < 0 {
+			i = len(ws)
+			ws = append(ws, satisfiedWord{word: n >> 6})
+		}
+		ws[i].mask |= 1 << (n & 63)
+	}
+	return ws
 }
 
 // compileWhen compiles a "when" list ("a|!b" is a group of two terms),

@@ -264,7 +264,11 @@ type builder struct {
 	// take names again between the giving back and that read.
 	names []string
 
-	satisfiedAt      []int32           // by checklist position: section<<16 | clause, plus one
+	// satisfied is the set of checklist positions the included clauses
+	// satisfy; satisfiedAt, kept only for the evidence, says where each
+	// is first satisfied (section<<16 | clause, plus one).
+	satisfied        []uint64
+	satisfiedAt      []int32
 	lawMask          []uint64          // by law position: the listed jurisdictions it covers
 	lawIn            []bool            // by law position: the law applies here
 	jurisdictionBits map[string]uint64 // the listed jurisdictions' positions as bits, by id (listedBits)
@@ -296,6 +300,9 @@ type builder struct {
 	// f.Purposes by catalog position, -1 for none (indexPositions).
 	categoryAt, purposeAt []int
 	positionsSet          bool
+	// summaryPurposes are the purposes genSummary has named, by the
+	// catalog position of the first that reads alike (shortFirst).
+	summaryPurposes posSet
 	// exampleCache holds each data category's examples (blocks.go).
 	exampleCache []cachedExamples
 
@@ -1188,10 +1195,11 @@ func (b *builder) build(p *program, applicable []*compliance.Requirement, doc *D
 	b.prepareWords()
 	b.setVars()
 	b.f.conditionBits(&b.cond, b.lib)
-	b.prepareLaws()
+	b.prepareLaws(evidence)
 	cond := b.cond.bits
 	multi := len(b.byJurisdiction) > 0
-	doc.Title = b.str(p.title)
+	esc := b.esc
+	doc.Title = p.titleRuns[esc : esc+1 : esc+1]
 	b.openList = -1
 	for si := range p.sections {
 		sec := &p.sections[si]
@@ -1214,9 +1222,14 @@ func (b *builder) build(p *program, applicable []*compliance.Requirement, doc *D
 			for li := range c.lines {
 				b.line(&c.lines[li])
 			}
-			for _, r := range c.satisfies {
-				if b.satisfiedAt[r] == 0 {
-					b.satisfiedAt[r] = int32(si<<16|ci) + 1
+			for _, w := range c.satisfied {
+				b.satisfied[w.word] |= w.mask
+			}
+			if evidence {
+				for _, r := range c.satisfies {
+					if b.satisfiedAt[r] == 0 {
+						b.satisfiedAt[r] = int32(si<<16|ci) + 1
+					}
 				}
 			}
 		}
@@ -1225,7 +1238,7 @@ func (b *builder) build(p *program, applicable []*compliance.Requirement, doc *D
 			b.blocks = b.blocks[:at]
 			continue
 		}
-		b.blocks[at] = Block{Kind: Heading, Level: 2, Section: sec.id, Anchor: sec.anchor, Inlines: b.str(sec.heading)}
+		b.blocks[at] = Block{Kind: Heading, Level: 2, Section: sec.id, Anchor: sec.anchor, Inlines: sec.headingRuns[esc : esc+1 : esc+1]}
 		b.heads = append(b.heads, head{block: at, sec: sec})
 	}
 	if multi {
@@ -1239,14 +1252,14 @@ func (b *builder) build(p *program, applicable []*compliance.Requirement, doc *D
 	var gaps []string
 	for _, r := range applicable {
 		n := r.Position() // the library's number for it (compile)
-		at := b.satisfiedAt[n] - 1
-		if at < 0 {
+		if b.satisfied[n>>6]&(1<<(n&63)) == 0 {
 			gaps = append(gaps, r.ID)
 			continue
 		}
 		if !evidence {
 			continue
 		}
+		at := b.satisfiedAt[n] - 1
 		sec := &p.sections[at>>16]
 		doc.Evidence = append(doc.Evidence, Evidence{Requirement: r.ID, Citation: r.Citation, Section: sec.id,
 			Heading: sec.heading, Anchor: sec.anchor, Clause: sec.clauses[at&0xffff].id})
@@ -1257,16 +1270,25 @@ func (b *builder) build(p *program, applicable []*compliance.Requirement, doc *D
 	return nil
 }
 
-// prepareLaws clears the record of satisfied requirements and, in a
-// document for several jurisdictions, notes which laws apply and which of
+// prepareLaws clears the record of satisfied requirements (with where
+// each is satisfied when the evidence is asked for) and, in a document
+// for several jurisdictions, notes which laws apply and which of
 // the jurisdictions each covers (clauseJurisdiction).
-func (b *builder) prepareLaws() {
+func (b *builder) prepareLaws(evidence bool) {
 	n, nl := len(b.lib.requirementLaw), len(b.lib.laws)
-	if cap(b.satisfiedAt) < n {
-		b.satisfiedAt = make([]int32, n)
+	if w := (n + 63) / 64; cap(b.satisfied) < w {
+		b.satisfied = make([]uint64, w)
+	} else {
+		b.satisfied = b.satisfied[:w]
+		clear(b.satisfied)
 	}
-	b.satisfiedAt = b.satisfiedAt[:n]
-	clear(b.satisfiedAt)
+	if evidence {
+		if cap(b.satisfiedAt) < n {
+			b.satisfiedAt = make([]int32, n)
+		}
+		b.satisfiedAt = b.satisfiedAt[:n]
+		clear(b.satisfiedAt)
+	}
 	if len(b.f.Jurisdictions) < 2 {
 		return // clauseJurisdiction, their only reader, is for several
 	}

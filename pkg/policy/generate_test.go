@@ -1428,6 +1428,7 @@ func TestBuildReportsGaps(t *testing.T) {
 			c := &sec.clauses[ci]
 			if slices.Contains(c.satisfies, missing.Position()) {
 				c.satisfies = slices.DeleteFunc(slices.Clone(c.satisfies), func(n int) bool { return n == missing.Position() })
+				c.satisfied = satisfiedSet(c.satisfies)
 				dropped++
 			}
 		}
