@@ -523,6 +523,21 @@ func sameString(a, b string) bool {
 	return len(a) == len(b) && (unsafe.StringData(a) == unsafe.StringData(b) || a == b)
 }
 
+// literalRun is s as one run of plain text carrying its escaped form
+// for the document's format (literal): for the request's words, which
+// clauses repeat (the business's name, address and phone in a dozen
+// places each in a document for many jurisdictions), escaped once here
+// rather than wherever the renderer meets them.
+func (b *builder) literalRun(s string) []Inline {
+	in := b.ins.alloc(1)
+	in[0] = b.literal(s)
+	return in
+}
+
+// userRun is literalRun of a user-supplied string made one line
+// (userText).
+func (b *builder) userRun(s string) []Inline { return b.literalRun(userText(s)) }
+
 // str is s as one run of plain text.
 func (b *builder) str(s string) []Inline {
 	in := b.ins.alloc(1)
@@ -672,13 +687,13 @@ func (b *builder) setVars() {
 	f, req := b.f, &b.f.Request
 	v := &b.base
 	set := func(ph int, ins []Inline) { v[ph] = value{ins: ins, ok: true} }
-	set(phBusinessName, b.str(userText(req.BusinessName)))
+	set(phBusinessName, b.userRun(req.BusinessName))
 	set(phWebsiteURL, b.linkTo(req.WebsiteURL, req.WebsiteURL))
-	set(phEffectiveDate, b.str(b.formatDate()))
-	set(phTemplateVersion, b.str(TemplateVersion))
+	set(phEffectiveDate, b.literalRun(b.formatDate()))
+	set(phTemplateVersion, b.literalRun(TemplateVersion))
 	set(phRegion, b.str(b.label2("region.", f.Jurisdiction.ID)))
-	set(phDPOContact, b.str(userText(req.DPOContact)))
-	set(phPhone, b.str(req.Phone))
+	set(phDPOContact, b.userRun(req.DPOContact))
+	set(phPhone, b.literalRun(req.Phone))
 	if req.Phone == "" {
 		// Shown only by clauses that must give a number (the COPPA notice,
 		// 16 CFR 312.4(d)(1)); the others use phone under hasPhone.
@@ -702,10 +717,10 @@ func (b *builder) setVars() {
 		set(phOptOutSignalsStatus, m)
 	}
 	if req.TollFreeNumber != "" {
-		set(phTollFreeNumber, b.str(req.TollFreeNumber))
+		set(phTollFreeNumber, b.literalRun(req.TollFreeNumber))
 	}
 	if r := f.representative(); r != "" {
-		set(phRepresentative, b.str(userText(r)))
+		set(phRepresentative, b.userRun(r))
 	}
 	if m := req.SellsMinorsData; m != nil {
 		key := "minors.no"
@@ -750,7 +765,7 @@ func (b *builder) setVars() {
 	if req.PostalAddress == "" {
 		set(phPostalAddress, b.missing("postalAddress"))
 	} else {
-		set(phPostalAddress, b.str(userText(req.PostalAddress)))
+		set(phPostalAddress, b.userRun(req.PostalAddress))
 	}
 	// The same for the Indian Grievance Officer (IT (SPDI) Rules 2011,
 	// r 5(9)); the other clauses use dpoContact only under hasDPO.
@@ -812,10 +827,10 @@ func (b *builder) setVars() {
 	set(phPrivacyOfficer, b.missing("privacyOfficer"))
 	set(phEncarregado, b.missing("encarregado"))
 	if req.PrivacyOfficer != "" {
-		set(phPrivacyOfficer, b.str(userText(req.PrivacyOfficer)))
+		set(phPrivacyOfficer, b.userRun(req.PrivacyOfficer))
 	}
 	if req.DPOContact != "" {
-		set(phEncarregado, b.str(userText(req.DPOContact)))
+		set(phEncarregado, v[phDPOContact].ins) // the same run
 	}
 	b.contractVars(v)
 	b.shippingVars(v) // shipping policy (issue 8, t4)
@@ -915,7 +930,7 @@ func (b *builder) makeJurisdictionVars(i int) {
 		rv[phAuthorityURL] = value{ins: w.authorityURL, ok: true}
 	}
 	if rep := f.representativeFor(r); rep != "" {
-		rv[phRepresentative] = value{ins: b.str(userText(rep)), ok: true}
+		rv[phRepresentative] = value{ins: b.userRun(rep), ok: true}
 	} else {
 		if b.missingRepresentative == nil { // made once, for every jurisdiction without one
 			b.missingRepresentative = b.missing("representative")

@@ -961,6 +961,22 @@ func TestEscaping(t *testing.T) {
 			}
 		}
 	})
+	// Generate builds the tree for its format, with the request's words
+	// escaped once (builder.literalRun) as the library's text is: the
+	// same bytes as the raw tree rendered in that format.
+	t.Run("escaped when built", func(t *testing.T) {
+		for _, format := range Formats {
+			r := req
+			r.Format = format
+			res, err := Generate(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want, _ := Render(doc, format, "en"); res.Content != want {
+				t.Errorf("%s: Generate differs from the raw tree rendered", format)
+			}
+		}
+	})
 }
 
 // TestMissingInputsAreTodos: a missing input is a placeholder and a to-do
