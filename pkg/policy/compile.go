@@ -123,6 +123,27 @@ var placeholderNames = [numPlaceholders]string{
 	phCountry: "country", phAccess: "access", phRole: "role", phCategories: "categories", phRetention: "retention",
 }
 
+// The placeholders of the contract documents (builder.contractVars) and
+// of the shipping policy (shippingVars). No label names one but the
+// governing law's text, which contractVars expands itself (TestLibrary).
+var (
+	contractPlaceholders = []int{phGoverningLaw, phGoverningLawText, phMinimumAge, phBillingPeriod,
+		phCancellationMethod, phSubscriptionTerms, phRefundWindowDays, phReturnShippingPaidBy}
+	shippingPlaceholders = []int{phShippingRegions, phDispatchTime}
+)
+
+// namesAny reports whether a line of lines names one of the placeholders phs.
+func namesAny(lines []line, phs []int) bool {
+	for _, l := range lines {
+		for _, s := range l.segs {
+			if s.runs == nil && slices.Contains(phs, s.ph) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // placeholderNumber returns the number of the placeholder called name.
 func placeholderNumber(name string) (int, bool) {
 	for i, n := range placeholderNames {
@@ -258,7 +279,12 @@ func (c condition) holds(set []uint64) bool {
 
 // program is a document type compiled for one language.
 type program struct {
-	title string
+	// contractWords and shippingWords say whether the program's lines
+	// name a placeholder of contractPlaceholders or shippingPlaceholders:
+	// setVars makes those values only for a program that shows them (a
+	// privacy policy shows neither).
+	contractWords, shippingWords bool
+	title                        string
 	// titleRuns are the title as a literal run (segment.runs): the
 	// document's title, as the section headings are.
 	titleRuns *[3]Inline
@@ -556,6 +582,8 @@ func (l *Library) compile(laws []compliance.Law, cat *catalog.Catalog) (*compile
 						}
 					}
 					cc.jurisdictional = speaksOfJurisdiction(cc.lines)
+					p.contractWords = p.contractWords || namesAny(cc.lines, contractPlaceholders)
+					p.shippingWords = p.shippingWords || namesAny(cc.lines, shippingPlaceholders)
 					cs.clauses[j] = cc
 				}
 				p.sections[i] = cs

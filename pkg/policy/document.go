@@ -683,7 +683,8 @@ func oneLine(s string) bool {
 	return !prevSpace || s == ""
 }
 
-func (b *builder) setVars() {
+// setVars makes the placeholder values of program p's document.
+func (b *builder) setVars(p *program) {
 	f, req := b.f, &b.f.Request
 	v := &b.base
 	set := func(ph int, ins []Inline) { v[ph] = value{ins: ins, ok: true} }
@@ -832,9 +833,13 @@ func (b *builder) setVars() {
 	if req.DPOContact != "" {
 		set(phEncarregado, v[phDPOContact].ins) // the same run
 	}
-	b.contractVars(v)
-	b.shippingVars(v) // shipping policy (issue 8, t4)
-	b.varsJ2(v)       // issue 8, part j2 (j2.go)
+	if p.contractWords {
+		b.contractVars(v)
+	}
+	if p.shippingWords {
+		b.shippingVars(v) // shipping policy (issue 8, t4)
+	}
+	b.varsJ2(v) // issue 8, part j2 (j2.go)
 	b.regime = &f.Jurisdiction
 	b.vars = &b.base
 	if len(f.Jurisdictions) < 2 {
@@ -1208,7 +1213,7 @@ func (b *builder) clauseJurisdiction(c *compiledClause) int {
 // than half of what it would allocate beyond its text.
 func (b *builder) build(p *program, applicable []*compliance.Requirement, doc *Document, evidence bool) error {
 	b.prepareWords()
-	b.setVars()
+	b.setVars(p)
 	b.f.conditionBits(&b.cond, b.lib)
 	b.prepareLaws(evidence)
 	cond := b.cond.bits

@@ -96,6 +96,24 @@ func TestLibrary(t *testing.T) {
 	if err := lib.Check(laws); err != nil {
 		t.Fatal(err)
 	}
+	// setVars makes the contract documents' and the shipping policy's
+	// values only for a program whose lines name them, so no label may
+	// name them but the one contractVars expands itself.
+	for lang, labels := range lib.compiled.labels {
+		for key, segs := range labels {
+			if key == "governingLaw.text" || strings.HasPrefix(key, "governingLaw.text.") {
+				continue
+			}
+			if namesAny([]line{{segs: segs}}, contractPlaceholders) || namesAny([]line{{segs: segs}}, shippingPlaceholders) {
+				t.Errorf("%s label %s names a placeholder only some programs are given", lang, key)
+			}
+		}
+	}
+	for typ, want := range map[string][2]bool{"privacy": {false, false}, "terms": {true, false}, "refund": {true, false}, "shipping": {false, true}} {
+		if p := lib.compiled.programs[[2]string{typ, "en"}]; p.contractWords != want[0] || p.shippingWords != want[1] {
+			t.Errorf("%s: contract and shipping words %v %v, want %v", typ, p.contractWords, p.shippingWords, want)
+		}
+	}
 	c := mustCatalog(t)
 	for _, lang := range c.Languages {
 		w, ok := lib.Texts[lang]
