@@ -220,16 +220,23 @@ func (b *builder) joinRuns(items [][]Inline) []Inline {
 	k := 0
 	for i, it := range items {
 		k += move(out[k:], it)
-		switch {
-		case i < len(items)-2:
-			out[k] = b.seps[sepList]
-			k++
-		case i == len(items)-2:
-			out[k] = b.seps[sepLast]
-			k++
-		}
+		k = b.putSep(out, k, i, len(items))
 	}
 	return out
+}
+
+// putSep writes at out[k] the separator that follows item i of n listed
+// in prose, if any, and returns where the next run goes.
+func (b *builder) putSep(out []Inline, k, i, n int) int {
+	switch {
+	case i < n-2:
+		out[k] = b.seps[sepList]
+	case i == n-2:
+		out[k] = b.seps[sepLast]
+	default:
+		return k
+	}
+	return k + 1
 }
 
 // joinLower lists items in prose, each with its first letter in lower
@@ -254,14 +261,7 @@ func (b *builder) joinLower(items []string) []Inline {
 			out[k] = Inline{Kind: Plain, Text: it}
 			k++
 		}
-		switch {
-		case i < len(items)-2:
-			out[k] = b.seps[sepList]
-			k++
-		case i == len(items)-2:
-			out[k] = b.seps[sepLast]
-			k++
-		}
+		k = b.putSep(out, k, i, len(items))
 	}
 	return out
 }
