@@ -249,29 +249,48 @@ type line struct {
 
 // condition is a compiled "when" list: every group must hold, and a group
 // holds when one of its terms does (a term is a condition bit, maybe
-// negated). The groups' terms are in one list, each group's last marked:
-// a document tests a few hundred conditions, mostly of one or two terms,
-// and one loop over the terms costs less than a loop over the groups
-// and one over each group's terms.
-type condition []condTerm
+// negated). A group of several terms has a bit of its own, set for the
+// document when one of them holds (conditionBits.setGroups), so that a
+// condition is only bits that must be set or clear, tested a word at a
+// time: the first word's (set and clear, in word) with no loop, the
+// others' in more (a document tests a few hundred conditions, a quarter
+// of them empty, some of a dozen groups, mostly in one word).
+type condition struct {
+	word       int
+	set, clear uint64
+	more       []condWord
+}
 
+// condWord is the bits of a condition in one word of the set: those that
+// must be set and those that must be clear.
+type condWord struct {
+	word       int
+	set, clear uint64
+}
+
+// condGroup is a group of several terms and the bit it sets when one
+// holds.
+type condGroup struct {
+	bit   int
+	terms []condTerm
+}
+
+// condTerm is a term of a group of several.
 type condTerm struct {
-	word int32  // the bit's word in the set
+	word int    // the bit's word in the set
 	neg  bool   // the term holds when the bit is clear
-	last bool   // the last term of its group
 	mask uint64 // the bit in its word
 }
 
-// holds reports whether c holds for the condition bits set.
-func (c condition) holds(set []uint64) bool {
-	ok := false
-	for _, t := range c {
-		ok = ok || (set[t.word]&t.mask != 0) != t.neg
-		if t.last {
-			if !ok {
-				return false
-			}
-			ok = false
+// holds reports whether c holds for the condition bits set (at least a
+// word: conditionBits.reset), the groups' bits set.
+func (c *condition) holds(set []uint64) bool {
+	if x := set[c.word]; x&c.set != c.set || x&c.clear != 0 {
+		return false
+	}
+	for _, w := range c.more {
+		if x := set[w.word]; x&w.set != w.set || x&w.clear != 0 {
+			return false
 		}
 	}
 	return true
@@ -344,8 +363,10 @@ type compiledLibrary struct {
 	// are (the contents' fragments, the catalog's addresses) with their
 	// rendered forms: a memo of the same kind.
 	links map[string]*escapeMemo
-	// conditions numbers every condition name the structures use.
+	// conditions numbers every condition name the structures use, and
+	// each group of several terms (compileWhen): groups are those.
 	conditions map[string]int
+	groups     []condGroup
 	// requirements numbers every checklist requirement; requirementLaw
 	// is each one's law, by position in laws.
 	requirements   map[string]int
@@ -366,10 +387,11 @@ type compiledLibrary struct {
 
 // lawAt is the position in laws of law l: its position among the
 // embedded laws when the library numbered those (DefaultLibrary's),
-// confirmed by its id, else looked up by id; -1 for a law the library
+// confirmed by its id (the same memory, for the embedded laws: no bytes
+// compared), else looked up by id; -1 for a law the library
 // does not number.
 func (c *compiledLibrary) lawAt(l *compliance.Law) int {
-	if p := l.Position(); p >= 0 && p < len(c.laws) && c.laws[p] == l.ID {
+	if p := l.Position(); p >= 0 && p < len(c.laws) && sameString(c.laws[p], l.ID) {
 		return p
 	}
 	if i, ok := c.lawIndex[l.ID]; ok {
@@ -628,18 +650,62 @@ func satisfiedSet(ps []int) []satisfiedWord {
 func (c *compiledLibrary) compileWhen(when []string) condition {
 	var cond condition
 	for _, w := range when {
-		for alt := range strings.SplitSeq(w, "|") {
-			name, neg := strings.CutPrefix(alt, "!")
-			bit, ok := c.conditions[name]
-			if !ok {
-				bit = len(c.conditions)
-				c.conditions[name] = bit
-			}
-			cond = append(cond, condTerm{word: int32(bit >> 6), neg: neg, mask: 1 << (bit & 63)})
+		alts := strings.Split(w, "|")
+		if len(alts) == 1 {
+			name, neg := strings.CutPrefix(w, "!")
+			cond.addBit(c.conditionNumber(name), neg)
+			continue
 		}
-		cond[len(cond)-1].last = true
+		// The group's own bit is named by its text, "|" and all, which
+		// no condition's name holds; a group met again has it already.
+		bit, ok := c.conditions[w]
+		if !ok {
+			var g condGroup
+			for _, alt := range alts {
+				name, neg := strings.CutPrefix(alt, "!")
+				t := c.conditionNumber(name)
+				g.terms = append(g.terms, condTerm{word: t >> 6, neg: neg, mask: 1 << (t & 63)})
+			}
+			g.bit = c.conditionNumber(w)
+			c.groups = append(c.groups, g)
+			bit = g.bit
+		}
+		cond.addBit(bit, false)
 	}
 	return cond
+}
+
+// conditionNumber is the bit of the condition called name, numbered when
+// first met.
+func (c *compiledLibrary) conditionNumber(name string) int {
+	bit, ok := c.conditions[name]
+	if !ok {
+		bit = len(c.conditions)
+		c.conditions[name] = bit
+	}
+	return bit
+}
+
+// addBit adds a group of one term, bit set (or clear, for neg), to c's
+// words: the first word's when it is there or c has none yet, else more.
+func (c *condition) addBit(bit int, neg bool) {
+	word, mask := bit>>6, uint64(1)<<(bit&63)
+	set, clear := &c.set, &c.clear
+	if c.set|c.clear != 0 && c.word != word {
+		i := slices.IndexFunc(c.more, func(w condWord) bool { return w.word == word })
+		if i < 0 {
+			i = len(c.more)
+			c.more = append(c.more, condWord{word: word})
+		}
+		set, clear = &c.more[i].set, &c.more[i].clear
+	} else {
+		c.word = word
+	}
+	if neg {
+		*clear |= mask
+	} else {
+		*set |= mask
+	}
 }
 
 // compileLine compiles one line of clause text: "- " lines are list
@@ -684,7 +750,7 @@ func (c *conditionBits) reset(lib *compiledLibrary) {
 		c.lib = lib
 		c.cache = [condCacheSize]condEntry{}
 	}
-	n := (len(lib.conditions) + 63) / 64
+	n := max((len(lib.conditions)+63)/64, 1) // condition.holds reads a word
 	if cap(c.bits) < n {
 		c.bits = make([]uint64, n)
 	}
@@ -716,6 +782,20 @@ func (c *conditionBits) setPrefixed(prefix, id string) {
 		*e = condEntry{prefix: prefix, id: id, bit: bit, full: true}
 	}
 	c.setBit(e.bit)
+}
+
+// setGroups sets the bit of each group of several terms that holds
+// (compileWhen), once every fact's bit is set: conditions then test bits
+// alone (condition.holds).
+func (c *conditionBits) setGroups() {
+	for _, g := range c.lib.groups {
+		for _, t := range g.terms {
+			if (c.bits[t.word]&t.mask != 0) != t.neg {
+				c.setBit(g.bit)
+				break
+			}
+		}
+	}
 }
 
 // setBit records that the condition numbered bit holds (-1: none).

@@ -1215,6 +1215,7 @@ func (b *builder) build(p *program, applicable []*compliance.Requirement, doc *D
 	b.prepareWords()
 	b.setVars(p)
 	b.f.conditionBits(&b.cond, b.lib)
+	b.cond.setGroups()
 	b.prepareLaws(evidence)
 	cond := b.cond.bits
 	multi := len(b.byJurisdiction) > 0
