@@ -212,11 +212,7 @@ func (b *builder) joinRuns(items [][]Inline) []Inline {
 	if len(items) == 0 {
 		return b.join(nil)
 	}
-	n := len(items) - 1 // the separators
-	for _, it := range items {
-		n += len(it)
-	}
-	out := b.ins.alloc(n)
+	out := b.ins.alloc(runsLen(items) + len(items) - 1) // and the separators
 	k := 0
 	for i, it := range items {
 		k += move(out[k:], it)

@@ -561,16 +561,21 @@ func (b *builder) linkTo(text, url string) []Inline {
 
 // cat is the runs one after the other.
 func (b *builder) cat(parts ...[]Inline) []Inline {
-	n := 0
-	for _, p := range parts {
-		n += len(p)
-	}
-	out := b.ins.alloc(n)
+	out := b.ins.alloc(runsLen(parts))
 	i := 0
 	for _, p := range parts {
 		i += move(out[i:], p)
 	}
 	return out
+}
+
+// runsLen is how many runs parts hold.
+func runsLen(parts [][]Inline) int {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	return n
 }
 
 // strs is the strings one after the other, as plain text.
