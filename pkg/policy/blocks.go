@@ -147,16 +147,20 @@ func genContents(b *builder) { b.emit(Block{Kind: List}) }
 // genSummary is the layered notice's first layer: who we are, what we
 // collect and why, who gets it, the reader's rights and how to reach us.
 func genSummary(b *builder) {
-	f := b.f
-	var cb, pb, rb [32]string
+	f, esc := b.f, b.esc
+	var cb, pb [32][]Inline
+	var rb [32]string
 	cats, purposes, recipients := cb[:0], pb[:0], rb[:0]
 	for ci := range f.Categories {
-		cats = append(cats, b.categoryName(ci))
+		cats = append(cats, b.words.categoriesLower[f.Categories[ci].pos][esc])
 	}
+	// A purpose whose short name reads as an earlier one's is named once
+	// (shortFirst): by catalog position, a bit each.
+	seen := &b.summaryPurposes
+	seen.reset()
 	for i := range f.Purposes {
-		s := b.purposeLabel(i, purposeShort)
-		if !slices.ContainsFunc(purposes, func(q string) bool { return sameLowerFirst(q, s) }) {
-			purposes = append(purposes, s)
+		if w := &b.words.purposes[f.Purposes[i].pos]; seen.add(w.shortFirst) {
+			purposes = append(purposes, w.shortLower[esc])
 		}
 	}
 	for i := range f.Services {
@@ -169,8 +173,8 @@ func genSummary(b *builder) {
 	var l list
 	b.newList(&l)
 	l.add(b.labelInlines("summary.who"))
-	l.add(b.labelInlines("summary.what", extra{phCategories, b.joinLower(cats)}))
-	l.add(b.labelInlines("summary.why", extra{phPurposes, b.joinLower(purposes)}))
+	l.add(b.labelInlines("summary.what", extra{phCategories, b.joinRuns(cats)}))
+	l.add(b.labelInlines("summary.why", extra{phPurposes, b.joinRuns(purposes)}))
 	l.add(b.labelInlines("summary.recipients", extra{phRecipients, b.join(recipients)}))
 	if f.HasLaw(lawCCPA) {
 		if f.Set[compliance.FactSellsOrShares] {
@@ -202,6 +206,35 @@ func genSummary(b *builder) {
 	l.emit()
 }
 
+// joinRuns lists items, each given as runs, in prose ("a, b and c";
+// none for no items).
+func (b *builder) joinRuns(items [][]Inline) []Inline {
+	if len(items) == 0 {
+		return b.join(nil)
+	}
+	out := b.ins.alloc(runsLen(items) + len(items) - 1) // and the separators
+	k := 0
+	for i, it := range items {
+		k += move(out[k:], it)
+		k = b.putSep(out, k, i, len(items))
+	}
+	return out
+}
+
+// putSep writes at out[k] the separator that follows item i of n listed
+// in prose, if any, and returns where the next run goes.
+func (b *builder) putSep(out []Inline, k, i, n int) int {
+	switch {
+	case i < n-2:
+		out[k] = b.seps[sepList]
+	case i == n-2:
+		out[k] = b.seps[sepLast]
+	default:
+		return k
+	}
+	return k + 1
+}
+
 // joinLower lists items in prose, each with its first letter in lower
 // case (the list's "none" stays as the label has it).
 func (b *builder) joinLower(items []string) []Inline {
@@ -224,14 +257,7 @@ func (b *builder) joinLower(items []string) []Inline {
 			out[k] = Inline{Kind: Plain, Text: it}
 			k++
 		}
-		switch {
-		case i < len(items)-2:
-			out[k] = b.seps[sepList]
-			k++
-		case i == len(items)-2:
-			out[k] = b.seps[sepLast]
-			k++
-		}
+		k = b.putSep(out, k, i, len(items))
 	}
 	return out
 }

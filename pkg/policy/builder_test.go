@@ -103,6 +103,19 @@ func TestCatalogWords(t *testing.T) {
 		if got, want := b.categoryName(k), b.label2("category.", f.Categories[k].ID); got != want {
 			t.Errorf("category %s: %q, want %q", f.Categories[k].ID, got, want)
 		}
+		checkLowerRuns(t, "category "+f.Categories[k].ID, b.words.categoriesLower[f.Categories[k].pos], b.categoryName(k))
+	}
+	// The summary's short names: each purpose's, lower-cased, and the
+	// first purpose that reads alike, in catalog order.
+	for i := range b.words.purposes {
+		w := &b.words.purposes[i]
+		checkLowerRuns(t, "purpose "+w.labels[purposeShort], w.shortLower, w.labels[purposeShort])
+		first := slices.IndexFunc(b.words.purposes, func(o purposeWords) bool {
+			return lowerFirstString(o.labels[purposeShort]) == lowerFirstString(w.labels[purposeShort])
+		})
+		if w.shortFirst != first {
+			t.Errorf("purpose %q: shortFirst %d, want %d", w.labels[purposeShort], w.shortFirst, first)
+		}
 	}
 	for i := range f.Jurisdictions {
 		j := &f.Jurisdictions[i]
@@ -366,5 +379,28 @@ func TestCCPAPurposeNames(t *testing.T) {
 	set.add(3)
 	if got, want := b.ccpaPurposeNames(&set, nil), []string{"X", "Z"}; !slices.Equal(got, want) {
 		t.Errorf("names of c and d %q, want %q", got, want)
+	}
+}
+
+// checkLowerRuns checks that r is s with a lower-case first letter in
+// every format, escaped for the formats that escape.
+func checkLowerRuns(t *testing.T, what string, r lowerRuns, s string) {
+	t.Helper()
+	low := lowerFirstString(s)
+	for esc, want := range [3]string{low, mdEscape(low), htmlEscape(low)} {
+		got := ""
+		for _, in := range r[esc] {
+			if in.esc != uint8(esc) {
+				t.Errorf("%s: run %q escaped as %d, want %d", what, in.Text, in.esc, esc)
+			}
+			if esc == int(escNone) {
+				got += in.Text
+			} else {
+				got += in.URL
+			}
+		}
+		if got != want {
+			t.Errorf("%s: format %d: %q, want %q", what, esc, got, want)
+		}
 	}
 }

@@ -123,6 +123,27 @@ var placeholderNames = [numPlaceholders]string{
 	phCountry: "country", phAccess: "access", phRole: "role", phCategories: "categories", phRetention: "retention",
 }
 
+// The placeholders of the contract documents (builder.contractVars) and
+// of the shipping policy (shippingVars). No label names one but the
+// governing law's text, which contractVars expands itself (TestLibrary).
+var (
+	contractPlaceholders = []int{phGoverningLaw, phGoverningLawText, phMinimumAge, phBillingPeriod,
+		phCancellationMethod, phSubscriptionTerms, phRefundWindowDays, phReturnShippingPaidBy}
+	shippingPlaceholders = []int{phShippingRegions, phDispatchTime}
+)
+
+// namesAny reports whether a line of lines names one of the placeholders phs.
+func namesAny(lines []line, phs []int) bool {
+	for _, l := range lines {
+		for _, s := range l.segs {
+			if s.runs == nil && slices.Contains(phs, s.ph) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // placeholderNumber returns the number of the placeholder called name.
 func placeholderNumber(name string) (int, bool) {
 	for i, n := range placeholderNames {
@@ -228,29 +249,48 @@ type line struct {
 
 // condition is a compiled "when" list: every group must hold, and a group
 // holds when one of its terms does (a term is a condition bit, maybe
-// negated). The groups' terms are in one list, each group's last marked:
-// a document tests a few hundred conditions, mostly of one or two terms,
-// and one loop over the terms costs less than a loop over the groups
-// and one over each group's terms.
-type condition []condTerm
+// negated). A group of several terms has a bit of its own, set for the
+// document when one of them holds (conditionBits.setGroups), so that a
+// condition is only bits that must be set or clear, tested a word at a
+// time: the first word's (set and clear, in word) with no loop, the
+// others' in more (a document tests a few hundred conditions, a quarter
+// of them empty, some of a dozen groups, mostly in one word).
+type condition struct {
+	word       int
+	set, clear uint64
+	more       []condWord
+}
 
+// condWord is the bits of a condition in one word of the set: those that
+// must be set and those that must be clear.
+type condWord struct {
+	word       int
+	set, clear uint64
+}
+
+// condGroup is a group of several terms and the bit it sets when one
+// holds.
+type condGroup struct {
+	bit   int
+	terms []condTerm
+}
+
+// condTerm is a term of a group of several.
 type condTerm struct {
-	word int32  // the bit's word in the set
+	word int    // the bit's word in the set
 	neg  bool   // the term holds when the bit is clear
-	last bool   // the last term of its group
 	mask uint64 // the bit in its word
 }
 
-// holds reports whether c holds for the condition bits set.
-func (c condition) holds(set []uint64) bool {
-	ok := false
-	for _, t := range c {
-		ok = ok || (set[t.word]&t.mask != 0) != t.neg
-		if t.last {
-			if !ok {
-				return false
-			}
-			ok = false
+// holds reports whether c holds for the condition bits set (at least a
+// word: conditionBits.reset), the groups' bits set.
+func (c *condition) holds(set []uint64) bool {
+	if x := set[c.word]; x&c.set != c.set || x&c.clear != 0 {
+		return false
+	}
+	for _, w := range c.more {
+		if x := set[w.word]; x&w.set != w.set || x&w.clear != 0 {
+			return false
 		}
 	}
 	return true
@@ -258,8 +298,16 @@ func (c condition) holds(set []uint64) bool {
 
 // program is a document type compiled for one language.
 type program struct {
-	title    string
-	sections []compiledSection
+	// contractWords and shippingWords say whether the program's lines
+	// name a placeholder of contractPlaceholders or shippingPlaceholders:
+	// setVars makes those values only for a program that shows them (a
+	// privacy policy shows neither).
+	contractWords, shippingWords bool
+	title                        string
+	// titleRuns are the title as a literal run (segment.runs): the
+	// document's title, as the section headings are.
+	titleRuns *[3]Inline
+	sections  []compiledSection
 }
 
 type compiledSection struct {
@@ -267,8 +315,12 @@ type compiledSection struct {
 	heading string
 	anchor  string
 	href    string // "#" + anchor, for the table of contents
-	when    condition
-	clauses []compiledClause
+	// headingRuns are the heading as a literal run (segment.runs),
+	// escaped once for the formats that escape: every document that
+	// shows the section shares them.
+	headingRuns *[3]Inline
+	when        condition
+	clauses     []compiledClause
 }
 
 type compiledClause struct {
@@ -278,6 +330,10 @@ type compiledClause struct {
 	// satisfies are the checklist positions (compiledLibrary.requirements)
 	// of the requirements the clause satisfies, in the clause's order.
 	satisfies []int
+	// satisfied are satisfies as bits of a set by checklist position,
+	// one word each (build ORs them in: a clause's requirements are
+	// mostly a law's neighbouring items, so fewer words than items).
+	satisfied []satisfiedWord
 	// laws are the positions (compiledLibrary.laws) of those
 	// requirements' laws, each once: a clause satisfies several items of
 	// one or two laws, and clauseJurisdiction asks only about the laws.
@@ -286,6 +342,13 @@ type compiledClause struct {
 	// listed jurisdiction to another (speaksOfJurisdiction): only then
 	// does build find the jurisdiction it is about.
 	jurisdictional bool
+}
+
+// satisfiedWord is a word of a set of checklist positions: mask holds
+// the positions word*64 + i for each bit i.
+type satisfiedWord struct {
+	word int
+	mask uint64
 }
 
 // compiledLibrary is everything generation reads, derived from the
@@ -300,8 +363,10 @@ type compiledLibrary struct {
 	// are (the contents' fragments, the catalog's addresses) with their
 	// rendered forms: a memo of the same kind.
 	links map[string]*escapeMemo
-	// conditions numbers every condition name the structures use.
+	// conditions numbers every condition name the structures use, and
+	// each group of several terms (compileWhen): groups are those.
 	conditions map[string]int
+	groups     []condGroup
 	// requirements numbers every checklist requirement; requirementLaw
 	// is each one's law, by position in laws.
 	requirements   map[string]int
@@ -322,10 +387,11 @@ type compiledLibrary struct {
 
 // lawAt is the position in laws of law l: its position among the
 // embedded laws when the library numbered those (DefaultLibrary's),
-// confirmed by its id, else looked up by id; -1 for a law the library
+// confirmed by its id (the same memory, for the embedded laws: no bytes
+// compared), else looked up by id; -1 for a law the library
 // does not number.
 func (c *compiledLibrary) lawAt(l *compliance.Law) int {
-	if p := l.Position(); p >= 0 && p < len(c.laws) && c.laws[p] == l.ID {
+	if p := l.Position(); p >= 0 && p < len(c.laws) && sameString(c.laws[p], l.ID) {
 		return p
 	}
 	if i, ok := c.lawIndex[l.ID]; ok {
@@ -344,6 +410,9 @@ type catalogWords struct {
 	jurisdictions []jurisdictionWords
 	purposes      []purposeWords
 	categories    []string // "category.<id>"
+	// categoriesLower are the categories' names with a lower-case first
+	// letter, as runs (lowerRuns): the summary lists them in prose.
+	categoriesLower []lowerRuns
 	// headers are the cells of the tables' headers (tableHeader), and
 	// ccpaLetters the cells naming the CCPA's categories ("ccpa.<letter>",
 	// by position in ccpaLetters): words of the language alone.
@@ -374,18 +443,48 @@ type purposeWords struct {
 	// same CCPA name (its own, for the first): the CCPA tables name a
 	// few purposes alike (ccpaPurposeNames).
 	ccpaFirst int
+	// shortLower is the ".short" label with a lower-case first letter,
+	// as runs, and shortFirst the first catalog position of a purpose
+	// whose shortLower reads the same (its own, for the first): the
+	// summary names each such purpose once (genSummary).
+	shortLower lowerRuns
+	shortFirst int
+}
+
+// lowerRuns are a label with its first letter in lower case (split off
+// as splitFirst does), as the document's runs for each value of
+// Inline.esc: escaped when the library is compiled, as its literal text
+// is (literalSegment), and shared by every document.
+type lowerRuns [3][]Inline
+
+func makeLowerRuns(s string) lowerRuns {
+	var r lowerRuns
+	first, rest, split := splitFirst(s, false)
+	if !split {
+		whole := literalSegment(s).runs
+		for e := range r {
+			r[e] = whole[e : e+1 : e+1]
+		}
+		return r
+	}
+	f, t := literalSegment(first).runs, literalSegment(rest).runs
+	for e := range r {
+		r[e] = []Inline{f[e], t[e]}
+	}
+	return r
 }
 
 // compileWords makes the words of cat's entries and of the laws (by
 // their ids, in compiledLibrary.laws order) in the language t.
 func compileWords(t *Wording, cat *catalog.Catalog, laws []string) *catalogWords {
 	w := &catalogWords{
-		lawNames:      make([]string, len(laws)),
-		jurisdictions: make([]jurisdictionWords, len(cat.Jurisdictions)),
-		purposes:      make([]purposeWords, len(cat.Purposes)),
-		categories:    make([]string, len(cat.DataCategories)),
-		headers:       headerCells(t),
-		ccpaLetters:   make([][]Inline, len(ccpaLetters)),
+		lawNames:        make([]string, len(laws)),
+		jurisdictions:   make([]jurisdictionWords, len(cat.Jurisdictions)),
+		purposes:        make([]purposeWords, len(cat.Purposes)),
+		categories:      make([]string, len(cat.DataCategories)),
+		categoriesLower: make([]lowerRuns, len(cat.DataCategories)),
+		headers:         headerCells(t),
+		ccpaLetters:     make([][]Inline, len(ccpaLetters)),
 	}
 	for i, letter := range ccpaLetters {
 		w.ccpaLetters[i] = []Inline{{Kind: Plain, Text: t.Labels["ccpa."+letter]}}
@@ -412,9 +511,17 @@ func compileWords(t *Wording, cat *catalog.Catalog, laws []string) *catalogWords
 				break
 			}
 		}
+		pw.shortLower, pw.shortFirst = makeLowerRuns(pw.labels[purposeShort]), i
+		for k := range i {
+			if sameLowerFirst(w.purposes[k].labels[purposeShort], pw.labels[purposeShort]) {
+				pw.shortFirst = k
+				break
+			}
+		}
 	}
 	for i := range cat.DataCategories {
 		w.categories[i] = t.Labels["category."+cat.DataCategories[i].ID]
+		w.categoriesLower[i] = makeLowerRuns(w.categories[i])
 	}
 	for i, id := range laws {
 		w.lawNames[i] = t.Labels["law."+id]
@@ -467,12 +574,12 @@ func (l *Library) compile(laws []compliance.Law, cat *catalog.Catalog) (*compile
 		links := memoBuilder{}
 		links.addCatalogLinks(cat)
 		for typ, s := range l.Structures {
-			p := &program{title: t.Titles[typ], sections: make([]compiledSection, len(s.Sections))}
+			p := &program{title: t.Titles[typ], titleRuns: literalSegment(t.Titles[typ]).runs, sections: make([]compiledSection, len(s.Sections))}
 			for i, sec := range s.Sections {
 				heading := t.Sections[sec.ID]
 				anchor := slug(heading)
-				cs := compiledSection{id: sec.ID, heading: heading, anchor: anchor, href: "#" + anchor, when: c.compileWhen(sec.When),
-					clauses: make([]compiledClause, len(sec.Clauses))}
+				cs := compiledSection{id: sec.ID, heading: heading, anchor: anchor, href: "#" + anchor, headingRuns: literalSegment(heading).runs,
+					when: c.compileWhen(sec.When), clauses: make([]compiledClause, len(sec.Clauses))}
 				for j, cl := range sec.Clauses {
 					cc := compiledClause{id: cl.ID, when: c.compileWhen(cl.When)}
 					for _, r := range cl.Satisfies {
@@ -483,6 +590,7 @@ func (l *Library) compile(laws []compliance.Law, cat *catalog.Catalog) (*compile
 							}
 						}
 					}
+					cc.satisfied = satisfiedSet(cc.satisfies)
 					text, ok := t.Clauses[cl.ID]
 					if !ok {
 						return nil, fmt.Errorf("policy: language %s has no text for clause %s", lang, cl.ID)
@@ -496,6 +604,8 @@ func (l *Library) compile(laws []compliance.Law, cat *catalog.Catalog) (*compile
 						}
 					}
 					cc.jurisdictional = speaksOfJurisdiction(cc.lines)
+					p.contractWords = p.contractWords || namesAny(cc.lines, contractPlaceholders)
+					p.shippingWords = p.shippingWords || namesAny(cc.lines, shippingPlaceholders)
 					cs.clauses[j] = cc
 				}
 				p.sections[i] = cs
@@ -521,23 +631,81 @@ func (l *Library) compile(laws []compliance.Law, cat *catalog.Catalog) (*compile
 	return c, nil
 }
 
+// satisfiedSet is the set of the checklist positions ps, a word each.
+func satisfiedSet(ps []int) []satisfiedWord {
+	var ws []satisfiedWord
+	for _, n := range ps {
+		i := slices.IndexFunc(ws, func(w satisfiedWord) bool { return w.word == n>>6 })
+		if i < 0 {
+			i = len(ws)
+			ws = append(ws, satisfiedWord{word: n >> 6})
+		}
+		ws[i].mask |= 1 << (n & 63)
+	}
+	return ws
+}
+
 // compileWhen compiles a "when" list ("a|!b" is a group of two terms),
 // numbering the condition names it meets for the first time.
 func (c *compiledLibrary) compileWhen(when []string) condition {
 	var cond condition
 	for _, w := range when {
-		for alt := range strings.SplitSeq(w, "|") {
-			name, neg := strings.CutPrefix(alt, "!")
-			bit, ok := c.conditions[name]
-			if !ok {
-				bit = len(c.conditions)
-				c.conditions[name] = bit
-			}
-			cond = append(cond, condTerm{word: int32(bit >> 6), neg: neg, mask: 1 << (bit & 63)})
+		alts := strings.Split(w, "|")
+		if len(alts) == 1 {
+			name, neg := strings.CutPrefix(w, "!")
+			cond.addBit(c.conditionNumber(name), neg)
+			continue
 		}
-		cond[len(cond)-1].last = true
+		// The group's own bit is named by its text, "|" and all, which
+		// no condition's name holds; a group met again has it already.
+		bit, ok := c.conditions[w]
+		if !ok {
+			var g condGroup
+			for _, alt := range alts {
+				name, neg := strings.CutPrefix(alt, "!")
+				t := c.conditionNumber(name)
+				g.terms = append(g.terms, condTerm{word: t >> 6, neg: neg, mask: 1 << (t & 63)})
+			}
+			g.bit = c.conditionNumber(w)
+			c.groups = append(c.groups, g)
+			bit = g.bit
+		}
+		cond.addBit(bit, false)
 	}
 	return cond
+}
+
+// conditionNumber is the bit of the condition called name, numbered when
+// first met.
+func (c *compiledLibrary) conditionNumber(name string) int {
+	bit, ok := c.conditions[name]
+	if !ok {
+		bit = len(c.conditions)
+		c.conditions[name] = bit
+	}
+	return bit
+}
+
+// addBit adds a group of one term, bit set (or clear, for neg), to c's
+// words: the first word's when it is there or c has none yet, else more.
+func (c *condition) addBit(bit int, neg bool) {
+	word, mask := bit>>6, uint64(1)<<(bit&63)
+	set, clear := &c.set, &c.clear
+	if c.set|c.clear != 0 && c.word != word {
+		i := slices.IndexFunc(c.more, func(w condWord) bool { return w.word == word })
+		if i < 0 {
+			i = len(c.more)
+			c.more = append(c.more, condWord{word: word})
+		}
+		set, clear = &c.more[i].set, &c.more[i].clear
+	} else {
+		c.word = word
+	}
+	if neg {
+		*clear |= mask
+	} else {
+		*set |= mask
+	}
 }
 
 // compileLine compiles one line of clause text: "- " lines are list
@@ -582,7 +750,7 @@ func (c *conditionBits) reset(lib *compiledLibrary) {
 		c.lib = lib
 		c.cache = [condCacheSize]condEntry{}
 	}
-	n := (len(lib.conditions) + 63) / 64
+	n := max((len(lib.conditions)+63)/64, 1) // condition.holds reads a word
 	if cap(c.bits) < n {
 		c.bits = make([]uint64, n)
 	}
@@ -614,6 +782,20 @@ func (c *conditionBits) setPrefixed(prefix, id string) {
 		*e = condEntry{prefix: prefix, id: id, bit: bit, full: true}
 	}
 	c.setBit(e.bit)
+}
+
+// setGroups sets the bit of each group of several terms that holds
+// (compileWhen), once every fact's bit is set: conditions then test bits
+// alone (condition.holds).
+func (c *conditionBits) setGroups() {
+	for _, g := range c.lib.groups {
+		for _, t := range g.terms {
+			if (c.bits[t.word]&t.mask != 0) != t.neg {
+				c.setBit(g.bit)
+				break
+			}
+		}
+	}
 }
 
 // setBit records that the condition numbered bit holds (-1: none).

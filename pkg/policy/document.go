@@ -264,7 +264,11 @@ type builder struct {
 	// take names again between the giving back and that read.
 	names []string
 
-	satisfiedAt      []int32           // by checklist position: section<<16 | clause, plus one
+	// satisfied is the set of checklist positions the included clauses
+	// satisfy; satisfiedAt, kept only for the evidence, says where each
+	// is first satisfied (section<<16 | clause, plus one).
+	satisfied        []uint64
+	satisfiedAt      []int32
 	lawMask          []uint64          // by law position: the listed jurisdictions it covers
 	lawIn            []bool            // by law position: the law applies here
 	jurisdictionBits map[string]uint64 // the listed jurisdictions' positions as bits, by id (listedBits)
@@ -296,6 +300,9 @@ type builder struct {
 	// f.Purposes by catalog position, -1 for none (indexPositions).
 	categoryAt, purposeAt []int
 	positionsSet          bool
+	// summaryPurposes are the purposes genSummary has named, by the
+	// catalog position of the first that reads alike (shortFirst).
+	summaryPurposes posSet
 	// exampleCache holds each data category's examples (blocks.go).
 	exampleCache []cachedExamples
 
@@ -516,6 +523,21 @@ func sameString(a, b string) bool {
 	return len(a) == len(b) && (unsafe.StringData(a) == unsafe.StringData(b) || a == b)
 }
 
+// literalRun is s as one run of plain text carrying its escaped form
+// for the document's format (literal): for the request's words, which
+// clauses repeat (the business's name, address and phone in a dozen
+// places each in a document for many jurisdictions), escaped once here
+// rather than wherever the renderer meets them.
+func (b *builder) literalRun(s string) []Inline {
+	in := b.ins.alloc(1)
+	in[0] = b.literal(s)
+	return in
+}
+
+// userRun is literalRun of a user-supplied string made one line
+// (userText).
+func (b *builder) userRun(s string) []Inline { return b.literalRun(userText(s)) }
+
 // str is s as one run of plain text.
 func (b *builder) str(s string) []Inline {
 	in := b.ins.alloc(1)
@@ -539,16 +561,21 @@ func (b *builder) linkTo(text, url string) []Inline {
 
 // cat is the runs one after the other.
 func (b *builder) cat(parts ...[]Inline) []Inline {
-	n := 0
-	for _, p := range parts {
-		n += len(p)
-	}
-	out := b.ins.alloc(n)
+	out := b.ins.alloc(runsLen(parts))
 	i := 0
 	for _, p := range parts {
 		i += move(out[i:], p)
 	}
 	return out
+}
+
+// runsLen is how many runs parts hold.
+func runsLen(parts [][]Inline) int {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	return n
 }
 
 // strs is the strings one after the other, as plain text.
@@ -661,17 +688,18 @@ func oneLine(s string) bool {
 	return !prevSpace || s == ""
 }
 
-func (b *builder) setVars() {
+// setVars makes the placeholder values of program p's document.
+func (b *builder) setVars(p *program) {
 	f, req := b.f, &b.f.Request
 	v := &b.base
 	set := func(ph int, ins []Inline) { v[ph] = value{ins: ins, ok: true} }
-	set(phBusinessName, b.str(userText(req.BusinessName)))
+	set(phBusinessName, b.userRun(req.BusinessName))
 	set(phWebsiteURL, b.linkTo(req.WebsiteURL, req.WebsiteURL))
-	set(phEffectiveDate, b.str(b.formatDate()))
-	set(phTemplateVersion, b.str(TemplateVersion))
+	set(phEffectiveDate, b.literalRun(b.formatDate()))
+	set(phTemplateVersion, b.literalRun(TemplateVersion))
 	set(phRegion, b.str(b.label2("region.", f.Jurisdiction.ID)))
-	set(phDPOContact, b.str(userText(req.DPOContact)))
-	set(phPhone, b.str(req.Phone))
+	set(phDPOContact, b.userRun(req.DPOContact))
+	set(phPhone, b.literalRun(req.Phone))
 	if req.Phone == "" {
 		// Shown only by clauses that must give a number (the COPPA notice,
 		// 16 CFR 312.4(d)(1)); the others use phone under hasPhone.
@@ -695,10 +723,10 @@ func (b *builder) setVars() {
 		set(phOptOutSignalsStatus, m)
 	}
 	if req.TollFreeNumber != "" {
-		set(phTollFreeNumber, b.str(req.TollFreeNumber))
+		set(phTollFreeNumber, b.literalRun(req.TollFreeNumber))
 	}
 	if r := f.representative(); r != "" {
-		set(phRepresentative, b.str(userText(r)))
+		set(phRepresentative, b.userRun(r))
 	}
 	if m := req.SellsMinorsData; m != nil {
 		key := "minors.no"
@@ -743,7 +771,7 @@ func (b *builder) setVars() {
 	if req.PostalAddress == "" {
 		set(phPostalAddress, b.missing("postalAddress"))
 	} else {
-		set(phPostalAddress, b.str(userText(req.PostalAddress)))
+		set(phPostalAddress, b.userRun(req.PostalAddress))
 	}
 	// The same for the Indian Grievance Officer (IT (SPDI) Rules 2011,
 	// r 5(9)); the other clauses use dpoContact only under hasDPO.
@@ -805,14 +833,18 @@ func (b *builder) setVars() {
 	set(phPrivacyOfficer, b.missing("privacyOfficer"))
 	set(phEncarregado, b.missing("encarregado"))
 	if req.PrivacyOfficer != "" {
-		set(phPrivacyOfficer, b.str(userText(req.PrivacyOfficer)))
+		set(phPrivacyOfficer, b.userRun(req.PrivacyOfficer))
 	}
 	if req.DPOContact != "" {
-		set(phEncarregado, b.str(userText(req.DPOContact)))
+		set(phEncarregado, v[phDPOContact].ins) // the same run
 	}
-	b.contractVars(v)
-	b.shippingVars(v) // shipping policy (issue 8, t4)
-	b.varsJ2(v)       // issue 8, part j2 (j2.go)
+	if p.contractWords {
+		b.contractVars(v)
+	}
+	if p.shippingWords {
+		b.shippingVars(v) // shipping policy (issue 8, t4)
+	}
+	b.varsJ2(v) // issue 8, part j2 (j2.go)
 	b.regime = &f.Jurisdiction
 	b.vars = &b.base
 	if len(f.Jurisdictions) < 2 {
@@ -908,7 +940,7 @@ func (b *builder) makeJurisdictionVars(i int) {
 		rv[phAuthorityURL] = value{ins: w.authorityURL, ok: true}
 	}
 	if rep := f.representativeFor(r); rep != "" {
-		rv[phRepresentative] = value{ins: b.str(userText(rep)), ok: true}
+		rv[phRepresentative] = value{ins: b.userRun(rep), ok: true}
 	} else {
 		if b.missingRepresentative == nil { // made once, for every jurisdiction without one
 			b.missingRepresentative = b.missing("representative")
@@ -1186,12 +1218,14 @@ func (b *builder) clauseJurisdiction(c *compiledClause) int {
 // than half of what it would allocate beyond its text.
 func (b *builder) build(p *program, applicable []*compliance.Requirement, doc *Document, evidence bool) error {
 	b.prepareWords()
-	b.setVars()
+	b.setVars(p)
 	b.f.conditionBits(&b.cond, b.lib)
-	b.prepareLaws()
+	b.cond.setGroups()
+	b.prepareLaws(evidence)
 	cond := b.cond.bits
 	multi := len(b.byJurisdiction) > 0
-	doc.Title = b.str(p.title)
+	esc := b.esc
+	doc.Title = p.titleRuns[esc : esc+1 : esc+1]
 	b.openList = -1
 	for si := range p.sections {
 		sec := &p.sections[si]
@@ -1214,9 +1248,14 @@ func (b *builder) build(p *program, applicable []*compliance.Requirement, doc *D
 			for li := range c.lines {
 				b.line(&c.lines[li])
 			}
-			for _, r := range c.satisfies {
-				if b.satisfiedAt[r] == 0 {
-					b.satisfiedAt[r] = int32(si<<16|ci) + 1
+			for _, w := range c.satisfied {
+				b.satisfied[w.word] |= w.mask
+			}
+			if evidence {
+				for _, r := range c.satisfies {
+					if b.satisfiedAt[r] == 0 {
+						b.satisfiedAt[r] = int32(si<<16|ci) + 1
+					}
 				}
 			}
 		}
@@ -1225,7 +1264,7 @@ func (b *builder) build(p *program, applicable []*compliance.Requirement, doc *D
 			b.blocks = b.blocks[:at]
 			continue
 		}
-		b.blocks[at] = Block{Kind: Heading, Level: 2, Section: sec.id, Anchor: sec.anchor, Inlines: b.str(sec.heading)}
+		b.blocks[at] = Block{Kind: Heading, Level: 2, Section: sec.id, Anchor: sec.anchor, Inlines: sec.headingRuns[esc : esc+1 : esc+1]}
 		b.heads = append(b.heads, head{block: at, sec: sec})
 	}
 	if multi {
@@ -1239,14 +1278,14 @@ func (b *builder) build(p *program, applicable []*compliance.Requirement, doc *D
 	var gaps []string
 	for _, r := range applicable {
 		n := r.Position() // the library's number for it (compile)
-		at := b.satisfiedAt[n] - 1
-		if at < 0 {
+		if b.satisfied[n>>6]&(1<<(n&63)) == 0 {
 			gaps = append(gaps, r.ID)
 			continue
 		}
 		if !evidence {
 			continue
 		}
+		at := b.satisfiedAt[n] - 1
 		sec := &p.sections[at>>16]
 		doc.Evidence = append(doc.Evidence, Evidence{Requirement: r.ID, Citation: r.Citation, Section: sec.id,
 			Heading: sec.heading, Anchor: sec.anchor, Clause: sec.clauses[at&0xffff].id})
@@ -1257,16 +1296,25 @@ func (b *builder) build(p *program, applicable []*compliance.Requirement, doc *D
 	return nil
 }
 
-// prepareLaws clears the record of satisfied requirements and, in a
-// document for several jurisdictions, notes which laws apply and which of
+// prepareLaws clears the record of satisfied requirements (with where
+// each is satisfied when the evidence is asked for) and, in a document
+// for several jurisdictions, notes which laws apply and which of
 // the jurisdictions each covers (clauseJurisdiction).
-func (b *builder) prepareLaws() {
+func (b *builder) prepareLaws(evidence bool) {
 	n, nl := len(b.lib.requirementLaw), len(b.lib.laws)
-	if cap(b.satisfiedAt) < n {
-		b.satisfiedAt = make([]int32, n)
+	if w := (n + 63) / 64; cap(b.satisfied) < w {
+		b.satisfied = make([]uint64, w)
+	} else {
+		b.satisfied = b.satisfied[:w]
+		clear(b.satisfied)
 	}
-	b.satisfiedAt = b.satisfiedAt[:n]
-	clear(b.satisfiedAt)
+	if evidence {
+		if cap(b.satisfiedAt) < n {
+			b.satisfiedAt = make([]int32, n)
+		}
+		b.satisfiedAt = b.satisfiedAt[:n]
+		clear(b.satisfiedAt)
+	}
 	if len(b.f.Jurisdictions) < 2 {
 		return // clauseJurisdiction, their only reader, is for several
 	}

@@ -334,11 +334,7 @@ func TestConditionHolds(t *testing.T) {
 	for i := range 70 { // "c69" is in the second word
 		c.conditions["c"+strconv.Itoa(i)] = i
 	}
-	set := make([]uint64, 2)
-	for _, bit := range []int{1, 69} {
-		set[bit>>6] |= 1 << (bit & 63)
-	}
-	for _, tc := range []struct {
+	cases := []struct {
 		when []string
 		want bool
 	}{
@@ -357,9 +353,29 @@ func TestConditionHolds(t *testing.T) {
 		{[]string{"c2|c3", "c1"}, false},
 		{[]string{"c1|c2", "!c3", "c69|c4"}, true},
 		{[]string{"new"}, false}, // a name no fact sets
-	} {
-		if got := c.compileWhen(tc.when).holds(set); got != tc.want {
-			t.Errorf("%q: holds = %v, want %v", tc.when, got, tc.want)
+		// Single-term groups are tested a word at a time.
+		{[]string{"c1", "!c2", "c69", "!c68"}, true},
+		{[]string{"c1", "!c2", "c69", "c3"}, false},
+		{[]string{"c1", "!c69"}, false},
+		{[]string{"c1", "!c1"}, false},
+		{[]string{"!c2", "!c3", "c2|c1"}, true},
+		{[]string{"c1|c2", "c2|c1"}, true}, // two groups, each its own bit
+	}
+	// Every list is compiled first, numbering the groups' bits; then the
+	// facts' bits are set, and the groups' from them (setGroups).
+	whens := make([]condition, len(cases))
+	for i, tc := range cases {
+		whens[i] = c.compileWhen(tc.when)
+	}
+	var cb conditionBits
+	cb.reset(c)
+	for _, bit := range []int{1, 69} {
+		cb.setBit(bit)
+	}
+	cb.setGroups()
+	for i, tc := range cases {
+		if whens[i].holds(cb.bits) != tc.want {
+			t.Errorf("%q: holds = %v, want %v", tc.when, !tc.want, tc.want)
 		}
 	}
 }

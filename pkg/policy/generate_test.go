@@ -96,6 +96,24 @@ func TestLibrary(t *testing.T) {
 	if err := lib.Check(laws); err != nil {
 		t.Fatal(err)
 	}
+	// setVars makes the contract documents' and the shipping policy's
+	// values only for a program whose lines name them, so no label may
+	// name them but the one contractVars expands itself.
+	for lang, labels := range lib.compiled.labels {
+		for key, segs := range labels {
+			if key == "governingLaw.text" || strings.HasPrefix(key, "governingLaw.text.") {
+				continue
+			}
+			if namesAny([]line{{segs: segs}}, contractPlaceholders) || namesAny([]line{{segs: segs}}, shippingPlaceholders) {
+				t.Errorf("%s label %s names a placeholder only some programs are given", lang, key)
+			}
+		}
+	}
+	for typ, want := range map[string][2]bool{"privacy": {false, false}, "terms": {true, false}, "refund": {true, false}, "shipping": {false, true}} {
+		if p := lib.compiled.programs[[2]string{typ, "en"}]; p.contractWords != want[0] || p.shippingWords != want[1] {
+			t.Errorf("%s: contract and shipping words %v %v, want %v", typ, p.contractWords, p.shippingWords, want)
+		}
+	}
 	c := mustCatalog(t)
 	for _, lang := range c.Languages {
 		w, ok := lib.Texts[lang]
@@ -961,6 +979,22 @@ func TestEscaping(t *testing.T) {
 			}
 		}
 	})
+	// Generate builds the tree for its format, with the request's words
+	// escaped once (builder.literalRun) as the library's text is: the
+	// same bytes as the raw tree rendered in that format.
+	t.Run("escaped when built", func(t *testing.T) {
+		for _, format := range Formats {
+			r := req
+			r.Format = format
+			res, err := Generate(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want, _ := Render(doc, format, "en"); res.Content != want {
+				t.Errorf("%s: Generate differs from the raw tree rendered", format)
+			}
+		}
+	})
 }
 
 // TestMissingInputsAreTodos: a missing input is a placeholder and a to-do
@@ -1428,6 +1462,7 @@ func TestBuildReportsGaps(t *testing.T) {
 			c := &sec.clauses[ci]
 			if slices.Contains(c.satisfies, missing.Position()) {
 				c.satisfies = slices.DeleteFunc(slices.Clone(c.satisfies), func(n int) bool { return n == missing.Position() })
+				c.satisfied = satisfiedSet(c.satisfies)
 				dropped++
 			}
 		}

@@ -25,11 +25,11 @@ func (b *builder) varsJ2(v *vars) {
 	req := &b.f.Request
 	v[phRequiredAddress] = value{ins: b.missing("requiredAddress"), ok: true}
 	if req.PostalAddress != "" {
-		v[phRequiredAddress] = value{ins: b.str(userText(req.PostalAddress)), ok: true}
+		v[phRequiredAddress] = v[phPostalAddress] // the address's run (setVars)
 	}
 	v[phDataProtectionOfficer] = value{ins: b.missing("dataProtectionOfficer"), ok: true}
 	if req.DPOContact != "" {
-		v[phDataProtectionOfficer] = value{ins: b.str(userText(req.DPOContact)), ok: true}
+		v[phDataProtectionOfficer] = v[phDPOContact] // its run (setVars)
 	}
 }
 

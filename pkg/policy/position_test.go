@@ -90,7 +90,7 @@ func TestLawsByPosition(t *testing.T) {
 				t.Errorf("%s: %s covers the listed %x by position, %x by id", j, f.Laws[i].ID, byPos, byID)
 			}
 		}
-		b.prepareLaws()
+		b.prepareLaws(false)
 		if !slices.Equal(lawIn, b.lawIn) || !slices.Equal(lawMask, b.lawMask) {
 			t.Errorf("%s: laws by position %v %x, by id %v %x", j, lawIn, lawMask, b.lawIn, b.lawMask)
 		}
