@@ -58,6 +58,9 @@ type renderer struct {
 	// a document links the business's own addresses (its email, its
 	// website) many times, and each time after the first is a copy.
 	written [16]linkSpan
+	// cells are table cells of several runs the renderer has written,
+	// where their bytes are (appendCellOnce).
+	cells [64]cellSpan
 }
 
 // setMemos takes doc's memos, with an empty escape memo for a document
@@ -152,6 +155,42 @@ func (r *renderer) appendTableOnce(b []byte, blk *Block, write func(*renderer, [
 	start := len(b)
 	b = write(r, b, blk)
 	r.wroteTable(blk, start, len(b))
+	return b
+}
+
+// cellSpan is a table cell (its runs' memory and number) written at
+// b[start:end].
+type cellSpan struct {
+	p          *Inline
+	n          int
+	start, end int
+}
+
+// cellMemoMinRuns is the fewest runs a cell has for appendCellOnce to
+// remember it: copying a cell of one run saves nothing.
+const cellMemoMinRuns = 3
+
+// appendCellOnce appends table cell c: a copy of its bytes when the
+// renderer has written the same cell before, else what write writes,
+// which it records. The builder shares a cell that several rows or
+// tables show alike (a purpose's data, in each law's purposes table; the
+// categories most services receive; a table's safeguard; the sources of
+// the categories), so most of a cell's runs are rendered once per
+// document: nothing changes a tree once it is built, so the same memory
+// and length mean the same runs. The memo is direct-mapped: a cell whose
+// slot another took is written again, with the same bytes. Markdown and
+// HTML use it; the text format, which copies runs without escaping them,
+// gained nothing from it (a cell's copy costs about what its runs do).
+func (r *renderer) appendCellOnce(b []byte, c []Inline, write func(*renderer, []byte, []Inline) []byte) []byte {
+	p := &c[0]
+	h := uint64(uintptr(unsafe.Pointer(p))) * 0x9e3779b97f4a7c15 // Fibonacci hashing
+	s := &r.cells[h>>58]
+	if s.p == p && s.n == len(c) {
+		return append(b, b[s.start:s.end]...)
+	}
+	start := len(b)
+	b = write(r, b, c)
+	*s = cellSpan{p: p, n: len(c), start: start, end: len(b)}
 	return b
 }
 
@@ -693,7 +732,11 @@ func (r *renderer) appendMDRow(b []byte, cells [][]Inline) []byte {
 		if j > 0 {
 			b = append(b, " | "...)
 		}
-		b = r.appendMDInlines(b, c)
+		if len(c) >= cellMemoMinRuns {
+			b = r.appendCellOnce(b, c, (*renderer).appendMDInlines)
+		} else {
+			b = r.appendMDInlines(b, c)
+		}
 	}
 	return append(b, " |"...)
 }
@@ -984,7 +1027,11 @@ func (r *renderer) writeHTMLTable(b []byte, blk *Block) []byte {
 			if j > 0 {
 				b = append(b, "</td><td>"...)
 			}
-			b = r.appendHTMLInlines(b, c)
+			if len(c) >= cellMemoMinRuns {
+				b = r.appendCellOnce(b, c, (*renderer).appendHTMLInlines)
+			} else {
+				b = r.appendHTMLInlines(b, c)
+			}
 		}
 		b = append(b, "</td></tr>\n"...)
 	}
