@@ -993,12 +993,53 @@ func appendRule(b []byte, c byte, n int) []byte {
 	return append(b, rule[:n]...)
 }
 
+// headerText is a table's header rendered when the library is compiled:
+// the Markdown header and delimiter rows, and the HTML table up to its
+// body. Every table a document shows has one of a few headers, each of
+// words of the language alone, and the renderers wrote it cell by cell.
+// It is for the header whose first cell is at cells, n cells long.
+type headerText struct {
+	cells    *[]Inline
+	n        int
+	md, html string
+}
+
+// renderHeader renders header h (its text is escaped as rendering
+// escapes any text: without a memo, the same bytes).
+func renderHeader(h [][]Inline) *headerText {
+	if len(h) == 0 {
+		return nil
+	}
+	r := renderer{memo: &noMemo}
+	return &headerText{cells: &h[0], n: len(h),
+		md: string(r.writeMDHeader(nil, h)), html: string(r.writeHTMLHeader(nil, h))}
+}
+
+// header is blk's rendered header, or nil when blk has none or its
+// Header is not the one rendered.
+func (blk *Block) header() *headerText {
+	if h := blk.head; h != nil && h.n == len(blk.Header) && h.cells == &blk.Header[0] {
+		return h
+	}
+	return nil
+}
+
+// writeMDHeader writes a table's header and delimiter rows in Markdown.
+func (r *renderer) writeMDHeader(b []byte, header [][]Inline) []byte {
+	b = r.appendMDRow(b, header)
+	b = append(b, "\n|"...)
+	for range header {
+		b = append(b, " --- |"...)
+	}
+	return b
+}
+
 // writeMDTable writes table blk in Markdown.
 func (r *renderer) writeMDTable(b []byte, blk *Block) []byte {
-	b = r.appendMDRow(b, blk.Header)
-	b = append(b, "\n|"...)
-	for range blk.Header {
-		b = append(b, " --- |"...)
+	if h := blk.header(); h != nil {
+		b = append(b, h.md...)
+	} else {
+		b = r.writeMDHeader(b, blk.Header)
 	}
 	for _, cells := range blk.Rows {
 		b = append(b, '\n')
@@ -1007,15 +1048,24 @@ func (r *renderer) writeMDTable(b []byte, blk *Block) []byte {
 	return b
 }
 
-// writeHTMLTable writes table blk in HTML.
-func (r *renderer) writeHTMLTable(b []byte, blk *Block) []byte {
+// writeHTMLHeader writes an HTML table's start, up to its body.
+func (r *renderer) writeHTMLHeader(b []byte, header [][]Inline) []byte {
 	b = append(b, "<table>\n<thead>\n<tr>"...)
-	for _, h := range blk.Header {
+	for _, h := range header {
 		b = append(b, `<th scope="col">`...)
 		b = r.appendHTMLInlines(b, h)
 		b = append(b, "</th>"...)
 	}
-	b = append(b, "</tr>\n</thead>\n<tbody>\n"...)
+	return append(b, "</tr>\n</thead>\n<tbody>\n"...)
+}
+
+// writeHTMLTable writes table blk in HTML.
+func (r *renderer) writeHTMLTable(b []byte, blk *Block) []byte {
+	if h := blk.header(); h != nil {
+		b = append(b, h.html...)
+	} else {
+		b = r.writeHTMLHeader(b, blk.Header)
+	}
 	// "<tr><td>a</td><td>b</td></tr>": one append between cells.
 	for _, cells := range blk.Rows {
 		if len(cells) == 0 {

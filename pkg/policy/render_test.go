@@ -72,6 +72,10 @@ func TestRenderSharedTree(t *testing.T) {
 		if !repeated {
 			t.Fatalf("%s: no table is shown twice; the test needs a document that does", format)
 		}
+		// Tables whose header is rendered with the library (headerText).
+		if !slices.ContainsFunc(doc.Blocks, func(blk Block) bool { return blk.header() != nil }) {
+			t.Fatalf("%s: no table has its header rendered with the library", format)
+		}
 		// Cells of several runs that rows or tables share (appendCellOnce).
 		cells := map[*Inline]bool{}
 		shared := false
