@@ -1277,13 +1277,15 @@ func genRetentionCategories(b *builder) {
 	var t table
 	b.newTable(&t, retentionCategoriesHeader)
 	longestOf := b.labels["retention.longestOf"]
+	b.indexPositions()
 	for ci := range b.f.Categories {
 		c := &b.f.Categories[ci]
 		shorts := b.names[:0]
 		only := -1
-		for i := range b.f.Purposes {
-			p := &b.f.Purposes[i]
-			if c.purposeSet.has(p.pos) {
+		// The category's purposes by their catalog positions, which give
+		// the facts' order (indexAt), rather than each purpose asked.
+		for pos := c.purposeSet.next(0); pos >= 0; pos = c.purposeSet.next(pos + 1) {
+			if i := b.indexAt(b.purposeAt, pos); i >= 0 {
 				shorts = append(shorts, b.purposeLabel(i, purposeShort))
 				only = i
 			}
