@@ -2,6 +2,7 @@ package policy
 
 import (
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/policygen/policygen/pkg/catalog"
@@ -48,6 +49,7 @@ var generators = map[string]generator{
 type table struct {
 	b      *builder
 	header [][]Inline
+	head   *headerText // header rendered (headerTexts)
 	rows   [][][]Inline
 }
 
@@ -56,7 +58,7 @@ type table struct {
 // it is built (a table that changes a cell copies the header first).
 func (b *builder) newTable(t *table, h *tableHeader) {
 	t.b = b
-	t.header = b.words.headers[h.n]
+	t.header, t.head = b.words.headers[h.n], b.words.headerTexts[h.n]
 	t.rows = b.rowBuf[:0]
 }
 
@@ -111,6 +113,16 @@ func headerCells(t *Wording) [][][]Inline {
 	return out
 }
 
+// headerTexts are headers' cells (headerCells) rendered, by
+// tableHeader.n.
+func headerTexts(cells [][][]Inline) []*headerText {
+	out := make([]*headerText, len(cells))
+	for i, h := range cells {
+		out[i] = renderHeader(h)
+	}
+	return out
+}
+
 // row adds a row.
 func (t *table) row(cells ...[]Inline) {
 	t.rows = append(t.rows, t.b.cells.copy(cells))
@@ -119,7 +131,7 @@ func (t *table) row(cells ...[]Inline) {
 // block is the table as a block (nil rows when it has none).
 func (t *table) block() Block {
 	t.b.rowBuf = t.rows[:0]
-	return Block{Kind: Table, Header: t.header, Rows: t.b.rows.copy(t.rows)}
+	return Block{Kind: Table, Header: t.header, head: t.head, Rows: t.b.rows.copy(t.rows)}
 }
 
 // list collects a generated list's items in the builder's scratch space.
@@ -260,19 +272,6 @@ func (b *builder) joinLower(items []string) []Inline {
 		k = b.putSep(out, k, i, len(items))
 	}
 	return out
-}
-
-// jlabel is the label for key in the current regime's jurisdiction
-// ("key.UK") where there is one, else the general label.
-func (b *builder) jlabel(key string) string {
-	if v, ok := b.labelOK3(key, ".", b.regime.ID); ok {
-		return v
-	}
-	return b.label(key)
-}
-
-func (b *builder) labelOK3(k1, k2, k3 string) (string, bool) {
-	return b.lookupLabel(k1, k2, k3)
 }
 
 // labelSegsFor is the compiled label key.<jurisdiction> where the
@@ -582,23 +581,68 @@ func genServices(b *builder) {
 	names := b.serviceNames()
 	for i := range b.f.Services {
 		s := &b.f.Services[i]
-		var pb [6]string
-		provider := pb[:0]
-		if s.Provider == "" {
-			provider = append(provider, b.label("country.unknown"))
-		} else {
-			provider = append(provider, s.Provider)
-		}
-		if s.EUEntity != "" && b.f.Jurisdiction.EUEntity && s.EUEntity != s.Provider {
-			provider = append(provider, " (", s.EUEntity, ")")
-		}
-		if s.ProviderCountry != "" {
-			provider = append(provider, ", ", b.country(s.ProviderCountry))
-		}
-		t.row(names[i], b.strs(provider...), b.str(s.Purpose), b.receivedBy(i),
+		t.row(names[i], b.providerCell(s.Service), b.str(s.Purpose), b.receivedBy(i),
 			b.role(s), b.link(s.PrivacyPolicyURL))
 	}
 	b.emit(t.block())
+}
+
+// providerCell is the services table's cell naming service s's provider,
+// with its EU entity where the document's jurisdiction names it, and its
+// country: catalog data and the language's words alone, compiled with
+// the library (catalogWords.providers) as one run with its escaped forms,
+// rather than composed of up to six runs for every document.
+func (b *builder) providerCell(s *catalog.Service) []Inline {
+	eu := 0
+	if b.f.Jurisdiction.EUEntity {
+		eu = 1
+	}
+	if c := b.words.providers[s]; c != nil {
+		return c[eu][b.esc : b.esc+1 : b.esc+1]
+	}
+	var pb [6]string // a service of another catalog than the library's
+	return b.strs(providerParts(s, eu == 1, b.country, b.label("country.unknown"), pb[:0])...)
+}
+
+// providerParts are the pieces of service s's provider cell (providerCell),
+// country naming a country by its code and unknown the word for a provider
+// the catalog does not name.
+func providerParts(s *catalog.Service, euEntity bool, country func(string) string, unknown string, dst []string) []string {
+	if s.Provider == "" {
+		dst = append(dst, unknown)
+	} else {
+		dst = append(dst, s.Provider)
+	}
+	if s.EUEntity != "" && euEntity && s.EUEntity != s.Provider {
+		dst = append(dst, " (", s.EUEntity, ")")
+	}
+	if s.ProviderCountry != "" {
+		dst = append(dst, ", ", country(s.ProviderCountry))
+	}
+	return dst
+}
+
+// compileProviders makes the provider cells (providerCell) of cat's
+// services in the language t: for each, without and with its EU entity,
+// one run in each value of Inline.esc.
+func compileProviders(t *Wording, cat *catalog.Catalog) map[*catalog.Service]*[2][3]Inline {
+	country := func(code string) string {
+		if n := t.Labels["country."+code]; n != "" {
+			return n
+		}
+		return CountryName(code)
+	}
+	out := make(map[*catalog.Service]*[2][3]Inline, len(cat.Services))
+	for i := range cat.Services {
+		s := &cat.Services[i]
+		var cells [2][3]Inline
+		for eu := range cells {
+			text := strings.Join(providerParts(s, eu == 1, country, t.Labels["country.unknown"], nil), "")
+			cells[eu] = *literalSegment(text).runs
+		}
+		out[s] = &cells
+	}
+	return out
 }
 
 // link is a URL as a link, or "Not confirmed" when the catalog has none.
@@ -758,15 +802,14 @@ type transferTableMemo struct {
 
 func (b *builder) makeTransferTable(i int) Block {
 	j := &b.f.transferRegimes()[i]
+	// The words of the regime current (its law's: the UK's "adequacy
+	// regulations"), compiled with the library, with the table's header.
+	rw := b.regimeWords()
+	w := &rw.transfer
 	var t table
 	b.newTable(&t, transfersHeader)
-	// The adequacy column is worded by the regime's law (the UK's
-	// "adequacy regulations"): this table's own header.
-	t.header = b.cells.copy(t.header)
-	t.header[2] = b.str(b.jlabel("table.adequacy"))
+	t.header, t.head = rw.transferHeader, rw.transferHead
 	var (
-		w             transferWords // looked up for the first row
-		labelled      bool
 		adequacyCells [4][]Inline // by adequacy's label, made when first used
 		ab            [16]string  // a row's access countries
 		sc            safeguardCells
@@ -777,9 +820,6 @@ func (b *builder) makeTransferTable(i int) Block {
 		out, basis := b.f.transferOf(i, k)
 		if !out {
 			continue
-		}
-		if !labelled {
-			w, labelled = b.transferWords(), true
 		}
 		country := countries[k]
 		access := ab[:0]
@@ -807,13 +847,27 @@ func (b *builder) makeTransferTable(i int) Block {
 		if adequacyCells[ak] == nil {
 			adequacyCells[ak] = b.str(adequacy)
 		}
-		t.row(names[k], country, adequacyCells[ak], sc.cell(b, &w, j, sk, b.f.statedOf(i, k)))
+		t.row(names[k], country, adequacyCells[ak], sc.cell(b, w, j, sk, b.f.statedOf(i, k)))
 	}
 	return t.block()
 }
 
-// transferWords are the words of a transfer table in the current
-// regime's wording, looked up when a table first has a row.
+// regimeWords are the compiled words of the jurisdiction whose words
+// the builder uses (builder.regime), or of the document's own
+// jurisdiction.
+func (b *builder) regimeWords() *jurisdictionWords {
+	k := jurisdictionIndex(b.f.Jurisdictions, b.regime.ID)
+	if k < 0 || k >= len(b.f.scr.jpos) {
+		k = max(jurisdictionIndex(b.f.Jurisdictions, b.f.Jurisdiction.ID), 0)
+	}
+	return &b.words.jurisdictions[b.f.scr.jpos[k]]
+}
+
+// transferWords are the words of a transfer table in a jurisdiction's
+// wording (jurisdictionWords.transfer): the jurisdiction's own label
+// ("adequacy.yes.UK") where it has one. They are compiled with the
+// library: a document for many jurisdictions makes a table per regime,
+// and each had looked up its eight labels.
 type transferWords struct {
 	adequacyYes, adequacyDPF, adequacyNo, adequacyUnknown string
 	// safeguard holds the safeguards' names by safeguardAdequacy etc.
@@ -831,14 +885,26 @@ const (
 	numSafeguards
 )
 
-func (b *builder) transferWords() transferWords {
-	w := transferWords{
-		adequacyYes: b.jlabel("adequacy.yes"), adequacyDPF: b.jlabel("adequacy.dpf"),
-		adequacyNo: b.jlabel("adequacy.no"), adequacyUnknown: b.label("adequacy.unknown"),
-		safeguardAlso: b.label("safeguard.also"), safeguardNone: b.label("safeguard.unknown"),
+// compileTransferWords makes the transfer tables' words and header in
+// jurisdiction id's wording in the language t.
+func compileTransferWords(t *Wording, id string, headers [][][]Inline) (transferWords, [][]Inline) {
+	jlabel := func(key string) string {
+		if v, ok := t.Labels[key+"."+id]; ok {
+			return v
+		}
+		return t.Labels[key]
 	}
-	w.safeguard[safeguardAdequacy], w.safeguard[safeguardDPF] = b.jlabel("safeguard.adequacy"), b.jlabel("safeguard.dpf")
-	return w
+	w := transferWords{
+		adequacyYes: jlabel("adequacy.yes"), adequacyDPF: jlabel("adequacy.dpf"),
+		adequacyNo: jlabel("adequacy.no"), adequacyUnknown: t.Labels["adequacy.unknown"],
+		safeguardAlso: t.Labels["safeguard.also"], safeguardNone: t.Labels["safeguard.unknown"],
+	}
+	w.safeguard[safeguardAdequacy], w.safeguard[safeguardDPF] = jlabel("safeguard.adequacy"), jlabel("safeguard.dpf")
+	// The adequacy column is worded by the jurisdiction's law: the
+	// header's own copy, its other cells shared.
+	header := slices.Clone(headers[transfersHeader.n])
+	header[2] = []Inline{{Kind: Plain, Text: jlabel("table.adequacy")}}
+	return w, header
 }
 
 // safeguardCells are the safeguard cells of one transfer table, each
@@ -1221,7 +1287,8 @@ func trimDot(s string) string {
 	return s
 }
 
-// jlabel3 is jlabel for the key k1+k2+k3.
+// jlabel3 is the label k1+k2+k3 in the current regime's jurisdiction
+// ("key.UK") where there is one, else the general label.
 func (b *builder) jlabel3(k1, k2, k3 string) string {
 	if v, ok := b.lookupLabelFor(k1, k2, k3, b.regime.ID); ok {
 		return v
@@ -1236,13 +1303,15 @@ func genRetentionCategories(b *builder) {
 	var t table
 	b.newTable(&t, retentionCategoriesHeader)
 	longestOf := b.labels["retention.longestOf"]
+	b.indexPositions()
 	for ci := range b.f.Categories {
 		c := &b.f.Categories[ci]
 		shorts := b.names[:0]
 		only := -1
-		for i := range b.f.Purposes {
-			p := &b.f.Purposes[i]
-			if c.purposeSet.has(p.pos) {
+		// The category's purposes by their catalog positions, which give
+		// the facts' order (indexAt), rather than each purpose asked.
+		for pos := c.purposeSet.next(0); pos >= 0; pos = c.purposeSet.next(pos + 1) {
+			if i := b.indexAt(b.purposeAt, pos); i >= 0 {
 				shorts = append(shorts, b.purposeLabel(i, purposeShort))
 				only = i
 			}

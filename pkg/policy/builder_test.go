@@ -32,27 +32,28 @@ func TestSafeguardCells(t *testing.T) {
 	}
 	b := &st.b
 	j := &b.f.Jurisdiction
-	w := b.transferWords()
+	b.regime = j
+	w := &b.regimeWords().transfer
 	var sc safeguardCells
 	idta := []string{"uk_idta"}
-	first := sc.cell(b, &w, j, safeguardOther, idta)
+	first := sc.cell(b, w, j, safeguardOther, idta)
 	if got, want := inlinesText(first), "The UK International Data Transfer Agreement."; got != want {
 		t.Fatalf("cell = %q, want %q", got, want)
 	}
 	// The same key from another list (another service's) is the same cell.
-	again := sc.cell(b, &w, j, safeguardOther, []string{"uk_idta"})
+	again := sc.cell(b, w, j, safeguardOther, []string{"uk_idta"})
 	if &again[0] != &first[0] {
 		t.Error("a second row with the same safeguard made its cell again")
 	}
 	// Another safeguard with the same mechanisms is another cell.
-	if dpf := sc.cell(b, &w, j, safeguardDPF, idta); inlinesText(dpf) == inlinesText(first) {
+	if dpf := sc.cell(b, w, j, safeguardDPF, idta); inlinesText(dpf) == inlinesText(first) {
 		t.Errorf("the DPF cell reads as the cell without it: %q", inlinesText(dpf))
 	}
 	// More distinct keys than the memo holds: each is still right.
 	for k := range 2 * len(sc.cells) {
 		stated := []string{"uk_addendum", fmt.Sprint("m", k)}
-		got := inlinesText(sc.cell(b, &w, j, safeguardOther, stated))
-		want := inlinesText(b.safeguardCell(&w, j, "", stated))
+		got := inlinesText(sc.cell(b, w, j, safeguardOther, stated))
+		want := inlinesText(b.safeguardCell(w, j, "", stated))
 		if got != want {
 			t.Errorf("key %d: cell %q, want %q", k, got, want)
 		}
@@ -402,5 +403,81 @@ func checkLowerRuns(t *testing.T, what string, r lowerRuns, s string) {
 		if got != want {
 			t.Errorf("%s: format %d: %q, want %q", what, esc, got, want)
 		}
+	}
+}
+
+// TestCompiledTableWords: the words compiled with the library for the
+// tables read as the labels do. A transfer table's words and its
+// adequacy column are the jurisdiction's own where it has them (the UK's
+// "adequacy regulations"), the header's other cells the general ones; a
+// provider cell reads as its pieces do, with the EU entity only where the
+// jurisdiction names it, escaped in each format as its text is.
+func TestCompiledTableWords(t *testing.T) {
+	lib, err := DefaultLibrary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := mustCatalog(t)
+	en := lib.Texts["en"]
+	w := lib.compiled.words["en"]
+	general := w.headers[transfersHeader.n]
+	for i := range c.Jurisdictions {
+		id := c.Jurisdictions[i].ID
+		jw := &w.jurisdictions[i]
+		want := en.Labels["table.adequacy"]
+		if v, ok := en.Labels["table.adequacy."+id]; ok {
+			want = v
+		}
+		h := jw.transferHeader
+		if got := inlinesText(h[2]); got != want {
+			t.Errorf("%s: adequacy column %q, want %q", id, got, want)
+		}
+		if &h[0][0] != &general[0][0] || &h[3][0] != &general[3][0] {
+			t.Errorf("%s: the transfer header does not share the general header's cells", id)
+		}
+		if jw.transferHead == nil || jw.transferHead.cells != &h[0] {
+			t.Errorf("%s: the transfer header is not rendered with the library", id)
+		}
+		wantYes := en.Labels["adequacy.yes"]
+		if v, ok := en.Labels["adequacy.yes."+id]; ok {
+			wantYes = v
+		}
+		if jw.transfer.adequacyYes != wantYes || jw.transfer.safeguardNone != en.Labels["safeguard.unknown"] {
+			t.Errorf("%s: transfer words %+v", id, jw.transfer)
+		}
+	}
+	if uk := slices.IndexFunc(c.Jurisdictions, func(j catalog.Jurisdiction) bool { return j.ID == "UK" }); uk < 0 ||
+		inlinesText(w.jurisdictions[uk].transferHeader[2]) != en.Labels["table.adequacy.UK"] {
+		t.Error("the UK's transfer table is not worded by the UK's law")
+	}
+	withEntity := 0
+	for i := range c.Services {
+		s := &c.Services[i]
+		cells := w.providers[s]
+		if cells == nil {
+			t.Fatalf("%s: no provider cell", s.ID)
+		}
+		for eu := range cells {
+			parts := providerParts(s, eu == 1, func(code string) string {
+				if n := en.Labels["country."+code]; n != "" {
+					return n
+				}
+				return CountryName(code)
+			}, en.Labels["country.unknown"], nil)
+			want := ""
+			for _, p := range parts {
+				want += p
+			}
+			cell := cells[eu]
+			if cell[escNone].Text != want || cell[escMarkdown].URL != mdEscape(want) || cell[escHTML].URL != htmlEscape(want) {
+				t.Errorf("%s (EU entity %v): cell %q, want %q", s.ID, eu == 1, cell[escNone].Text, want)
+			}
+		}
+		if cells[0][escNone].Text != cells[1][escNone].Text {
+			withEntity++
+		}
+	}
+	if withEntity == 0 {
+		t.Error("no catalog service names an EU entity; the test needs one that does")
 	}
 }

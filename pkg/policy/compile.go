@@ -417,6 +417,10 @@ type catalogWords struct {
 	// ccpaLetters the cells naming the CCPA's categories ("ccpa.<letter>",
 	// by position in ccpaLetters): words of the language alone.
 	headers     [][][]Inline
+	headerTexts []*headerText // headers rendered
+	// providers are the services table's provider cells, by catalog
+	// service (compileProviders).
+	providers   map[*catalog.Service]*[2][3]Inline
 	ccpaLetters [][]Inline
 	// lawNames are the laws' "law.<id>" labels, by position in
 	// compiledLibrary.laws: a document for many jurisdictions names
@@ -430,6 +434,11 @@ type catalogWords struct {
 // nothing changes a tree once it is built.
 type jurisdictionWords struct {
 	region, authorityName, authorityURL []Inline
+	// transfer are its transfer tables' words, transferHeader their
+	// header (compileTransferWords).
+	transfer       transferWords
+	transferHeader [][]Inline
+	transferHead   *headerText
 }
 
 // purposeWords are a purpose's labels: "purpose.<id>" with each suffix
@@ -486,6 +495,8 @@ func compileWords(t *Wording, cat *catalog.Catalog, laws []string) *catalogWords
 		headers:         headerCells(t),
 		ccpaLetters:     make([][]Inline, len(ccpaLetters)),
 	}
+	w.headerTexts = headerTexts(w.headers)
+	w.providers = compileProviders(t, cat)
 	for i, letter := range ccpaLetters {
 		w.ccpaLetters[i] = []Inline{{Kind: Plain, Text: t.Labels["ccpa."+letter]}}
 	}
@@ -493,6 +504,8 @@ func compileWords(t *Wording, cat *catalog.Catalog, laws []string) *catalogWords
 		j := &cat.Jurisdictions[i]
 		jw := &w.jurisdictions[i]
 		jw.region = []Inline{{Kind: Plain, Text: t.Labels["region."+j.ID]}}
+		jw.transfer, jw.transferHeader = compileTransferWords(t, j.ID, w.headers)
+		jw.transferHead = renderHeader(jw.transferHeader)
 		if a := j.Authority; a != nil {
 			jw.authorityName = []Inline{{Kind: Plain, Text: a.Name}}
 			jw.authorityURL = []Inline{{Kind: Link, Text: a.URL, URL: a.URL}}

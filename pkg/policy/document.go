@@ -64,6 +64,9 @@ type Block struct {
 	Items   [][]Inline // List
 	Header  [][]Inline // Table
 	Rows    [][][]Inline
+	// head is Header rendered with the library (headerText), when the
+	// builder made the table with a compiled header.
+	head *headerText
 }
 
 // InlineKind is the kind of an Inline.
@@ -231,7 +234,7 @@ type builder struct {
 	noLaw                 [2]value
 	missingRepresentative []Inline
 	// regime is the jurisdiction whose words the current clause uses
-	// (jlabel, region, law, authority): the primary one, or in a
+	// (jlabel3, regimeWords, region, law, authority): the primary one, or in a
 	// document for several transfer regimes the regime a clause or table
 	// is about.
 	regime *catalog.Jurisdiction

@@ -58,6 +58,9 @@ type renderer struct {
 	// a document links the business's own addresses (its email, its
 	// website) many times, and each time after the first is a copy.
 	written [16]linkSpan
+	// cells are table cells of several runs the renderer has written,
+	// where their bytes are (appendCellOnce).
+	cells [64]cellSpan
 }
 
 // setMemos takes doc's memos, with an empty escape memo for a document
@@ -152,6 +155,42 @@ func (r *renderer) appendTableOnce(b []byte, blk *Block, write func(*renderer, [
 	start := len(b)
 	b = write(r, b, blk)
 	r.wroteTable(blk, start, len(b))
+	return b
+}
+
+// cellSpan is a table cell (its runs' memory and number) written at
+// b[start:end].
+type cellSpan struct {
+	p          *Inline
+	n          int
+	start, end int
+}
+
+// cellMemoMinRuns is the fewest runs a cell has for appendCellOnce to
+// remember it: copying a cell of one run saves nothing.
+const cellMemoMinRuns = 3
+
+// appendCellOnce appends table cell c: a copy of its bytes when the
+// renderer has written the same cell before, else what write writes,
+// which it records. The builder shares a cell that several rows or
+// tables show alike (a purpose's data, in each law's purposes table; the
+// categories most services receive; a table's safeguard; the sources of
+// the categories), so most of a cell's runs are rendered once per
+// document: nothing changes a tree once it is built, so the same memory
+// and length mean the same runs. The memo is direct-mapped: a cell whose
+// slot another took is written again, with the same bytes. Markdown and
+// HTML use it; the text format, which copies runs without escaping them,
+// gained nothing from it (a cell's copy costs about what its runs do).
+func (r *renderer) appendCellOnce(b []byte, c []Inline, write func(*renderer, []byte, []Inline) []byte) []byte {
+	p := &c[0]
+	h := uint64(uintptr(unsafe.Pointer(p))) * 0x9e3779b97f4a7c15 // Fibonacci hashing
+	s := &r.cells[h>>58]
+	if s.p == p && s.n == len(c) {
+		return append(b, b[s.start:s.end]...)
+	}
+	start := len(b)
+	b = write(r, b, c)
+	*s = cellSpan{p: p, n: len(c), start: start, end: len(b)}
 	return b
 }
 
@@ -693,7 +732,11 @@ func (r *renderer) appendMDRow(b []byte, cells [][]Inline) []byte {
 		if j > 0 {
 			b = append(b, " | "...)
 		}
-		b = r.appendMDInlines(b, c)
+		if len(c) >= cellMemoMinRuns {
+			b = r.appendCellOnce(b, c, (*renderer).appendMDInlines)
+		} else {
+			b = r.appendMDInlines(b, c)
+		}
 	}
 	return append(b, " |"...)
 }
@@ -950,12 +993,53 @@ func appendRule(b []byte, c byte, n int) []byte {
 	return append(b, rule[:n]...)
 }
 
+// headerText is a table's header rendered when the library is compiled:
+// the Markdown header and delimiter rows, and the HTML table up to its
+// body. Every table a document shows has one of a few headers, each of
+// words of the language alone, and the renderers wrote it cell by cell.
+// It is for the header whose first cell is at cells, n cells long.
+type headerText struct {
+	cells    *[]Inline
+	n        int
+	md, html string
+}
+
+// renderHeader renders header h (its text is escaped as rendering
+// escapes any text: without a memo, the same bytes).
+func renderHeader(h [][]Inline) *headerText {
+	if len(h) == 0 {
+		return nil
+	}
+	r := renderer{memo: &noMemo}
+	return &headerText{cells: &h[0], n: len(h),
+		md: string(r.writeMDHeader(nil, h)), html: string(r.writeHTMLHeader(nil, h))}
+}
+
+// header is blk's rendered header, or nil when blk has none or its
+// Header is not the one rendered.
+func (blk *Block) header() *headerText {
+	if h := blk.head; h != nil && h.n == len(blk.Header) && h.cells == &blk.Header[0] {
+		return h
+	}
+	return nil
+}
+
+// writeMDHeader writes a table's header and delimiter rows in Markdown.
+func (r *renderer) writeMDHeader(b []byte, header [][]Inline) []byte {
+	b = r.appendMDRow(b, header)
+	b = append(b, "\n|"...)
+	for range header {
+		b = append(b, " --- |"...)
+	}
+	return b
+}
+
 // writeMDTable writes table blk in Markdown.
 func (r *renderer) writeMDTable(b []byte, blk *Block) []byte {
-	b = r.appendMDRow(b, blk.Header)
-	b = append(b, "\n|"...)
-	for range blk.Header {
-		b = append(b, " --- |"...)
+	if h := blk.header(); h != nil {
+		b = append(b, h.md...)
+	} else {
+		b = r.writeMDHeader(b, blk.Header)
 	}
 	for _, cells := range blk.Rows {
 		b = append(b, '\n')
@@ -964,15 +1048,24 @@ func (r *renderer) writeMDTable(b []byte, blk *Block) []byte {
 	return b
 }
 
-// writeHTMLTable writes table blk in HTML.
-func (r *renderer) writeHTMLTable(b []byte, blk *Block) []byte {
+// writeHTMLHeader writes an HTML table's start, up to its body.
+func (r *renderer) writeHTMLHeader(b []byte, header [][]Inline) []byte {
 	b = append(b, "<table>\n<thead>\n<tr>"...)
-	for _, h := range blk.Header {
+	for _, h := range header {
 		b = append(b, `<th scope="col">`...)
 		b = r.appendHTMLInlines(b, h)
 		b = append(b, "</th>"...)
 	}
-	b = append(b, "</tr>\n</thead>\n<tbody>\n"...)
+	return append(b, "</tr>\n</thead>\n<tbody>\n"...)
+}
+
+// writeHTMLTable writes table blk in HTML.
+func (r *renderer) writeHTMLTable(b []byte, blk *Block) []byte {
+	if h := blk.header(); h != nil {
+		b = append(b, h.html...)
+	} else {
+		b = r.writeHTMLHeader(b, blk.Header)
+	}
 	// "<tr><td>a</td><td>b</td></tr>": one append between cells.
 	for _, cells := range blk.Rows {
 		if len(cells) == 0 {
@@ -984,7 +1077,11 @@ func (r *renderer) writeHTMLTable(b []byte, blk *Block) []byte {
 			if j > 0 {
 				b = append(b, "</td><td>"...)
 			}
-			b = r.appendHTMLInlines(b, c)
+			if len(c) >= cellMemoMinRuns {
+				b = r.appendCellOnce(b, c, (*renderer).appendHTMLInlines)
+			} else {
+				b = r.appendHTMLInlines(b, c)
+			}
 		}
 		b = append(b, "</td></tr>\n"...)
 	}

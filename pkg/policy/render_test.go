@@ -72,6 +72,26 @@ func TestRenderSharedTree(t *testing.T) {
 		if !repeated {
 			t.Fatalf("%s: no table is shown twice; the test needs a document that does", format)
 		}
+		// Tables whose header is rendered with the library (headerText).
+		if !slices.ContainsFunc(doc.Blocks, func(blk Block) bool { return blk.header() != nil }) {
+			t.Fatalf("%s: no table has its header rendered with the library", format)
+		}
+		// Cells of several runs that rows or tables share (appendCellOnce).
+		cells := map[*Inline]bool{}
+		shared := false
+		for _, blk := range doc.Blocks {
+			for _, row := range blk.Rows {
+				for _, c := range row {
+					if len(c) >= cellMemoMinRuns {
+						shared = shared || cells[&c[0]]
+						cells[&c[0]] = true
+					}
+				}
+			}
+		}
+		if !shared {
+			t.Fatalf("%s: no cell of %d runs or more is shown twice; the test needs a document that does", format, cellMemoMinRuns)
+		}
 		got, err := Render(doc, format, "en")
 		if err != nil {
 			t.Fatal(err)
@@ -85,8 +105,11 @@ func TestRenderSharedTree(t *testing.T) {
 // TestRenderSharedPrefix checks that a table, cell or link that starts
 // where one written before starts, but is shorter, is written for itself.
 func TestRenderSharedPrefix(t *testing.T) {
-	cell := []Inline{{Kind: Plain, Text: "first run"}, {Kind: Plain, Text: ", second <run>"}}
-	rows := [][][]Inline{{cell, cell[:1]}, {cell[:1], cell}}
+	// A cell of as many runs as appendCellOnce remembers, and one of
+	// more runs that starts with it.
+	long := []Inline{{Kind: Plain, Text: "first run"}, {Kind: Plain, Text: ", second <run>"}, {Kind: Plain, Text: " & *third*"}, {Kind: Plain, Text: ", fourth"}}
+	cell := long[:cellMemoMinRuns]
+	rows := [][][]Inline{{cell, cell[:1]}, {cell[:1], cell}, {long, cell}, {cell, long}}
 	const mail = "mailto:privacy@shop.example"
 	addr, url := mail[len("mailto:"):], mail
 	links := []Inline{
