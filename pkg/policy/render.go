@@ -275,17 +275,26 @@ func (m memoBuilder) addCatalog(c *catalog.Catalog) {
 	}
 }
 
-// addLink remembers link address u with its rendered forms: the
-// Markdown link destination and the HTML attribute value of what safeURL
-// makes of it, or that safeURL refuses it.
+// addLink remembers link address u, shown as its own text.
 func (m memoBuilder) addLink(u string) {
+	m.addLinkText(u, u)
+}
+
+// addLinkText remembers link address u with its rendered forms: the
+// Markdown link destination and the HTML attribute value of what safeURL
+// makes of it, or that safeURL refuses it, and the whole link with text
+// as its text in each format, which a document's link with that text
+// (the same memory or the same bytes) copies as it is.
+func (m memoBuilder) addLinkText(u, text string) {
 	if len(u) < memoMinLen || m[unsafe.StringData(u)] != nil {
 		return
 	}
 	out, ok := safeURL(u)
-	l := &literal{text: u, unsafe: !ok, textMD: mdEscape(u), textHTML: htmlEscape(u)}
+	l := &literal{text: u, unsafe: !ok, linkText: text, linkMD: mdEscape(text), linkHTML: htmlEscape(text)}
 	if ok {
 		l.md, l.html = mdURL.Replace(out), htmlEscape(out)
+		l.linkMD = "[" + l.linkMD + "](<" + l.md + ">)"
+		l.linkHTML = `<a href="` + l.html + `">` + l.linkHTML + "</a>"
 	}
 	m[unsafe.StringData(u)] = l
 }
@@ -582,28 +591,31 @@ func (r *renderer) appendMDInlines(b []byte, ins []Inline) []byte {
 }
 
 // appendMDLink appends link in: out of appendMDInlines's loop, which is
-// mostly plain runs.
+// mostly plain runs. A link to an address the link memo holds is written
+// from it (most such links are the whole link it holds, the contents'
+// among them); any other is written once and copied after that.
 func (r *renderer) appendMDLink(b []byte, in *Inline) []byte {
-	return r.appendLinkOnce(b, in, (*renderer).writeMDLink)
+	l := r.links.get(in.URL)
+	if l == nil {
+		return r.appendLinkOnce(b, in, (*renderer).writeMDLink)
+	}
+	if sameString(in.Text, l.linkText) {
+		return append(b, l.linkMD...)
+	}
+	if l.unsafe {
+		return r.appendMDText(b, in.Text)
+	}
+	b = append(b, '[')
+	b = r.appendMDText(b, in.Text)
+	b = append(b, "](<"...)
+	b = append(b, l.md...)
+	return append(b, ">)"...)
 }
 
-// writeMDLink writes link in in Markdown.
+// writeMDLink writes link in, whose address the link memo lacks, in
+// Markdown.
 func (r *renderer) writeMDLink(b []byte, in *Inline) []byte {
-	if l := r.links.get(in.URL); l != nil {
-		if !l.unsafe {
-			b = append(b, '[')
-		}
-		if sameString(in.Text, l.text) {
-			b = append(b, l.textMD...)
-		} else {
-			b = r.appendMDText(b, in.Text)
-		}
-		if !l.unsafe {
-			b = append(b, "](<"...)
-			b = append(b, l.md...)
-			b = append(b, ">)"...)
-		}
-	} else if u, ok := r.mdDest(in.URL); !ok {
+	if u, ok := r.mdDest(in.URL); !ok {
 		b = r.appendMDText(b, in.Text)
 	} else {
 		b = append(b, '[')
@@ -771,26 +783,27 @@ func (r *renderer) appendHTMLInlines(b []byte, ins []Inline) []byte {
 
 // appendHTMLLink appends link in, as appendMDLink does.
 func (r *renderer) appendHTMLLink(b []byte, in *Inline) []byte {
-	return r.appendLinkOnce(b, in, (*renderer).writeHTMLLink)
+	l := r.links.get(in.URL)
+	if l == nil {
+		return r.appendLinkOnce(b, in, (*renderer).writeHTMLLink)
+	}
+	if sameString(in.Text, l.linkText) {
+		return append(b, l.linkHTML...)
+	}
+	if l.unsafe {
+		return r.appendHTMLText(b, in.Text)
+	}
+	b = append(b, `<a href="`...)
+	b = append(b, l.html...)
+	b = append(b, `">`...)
+	b = r.appendHTMLText(b, in.Text)
+	return append(b, "</a>"...)
 }
 
-// writeHTMLLink writes link in in HTML.
+// writeHTMLLink writes link in, whose address the link memo lacks, in
+// HTML.
 func (r *renderer) writeHTMLLink(b []byte, in *Inline) []byte {
-	if l := r.links.get(in.URL); l != nil {
-		if !l.unsafe {
-			b = append(b, `<a href="`...)
-			b = append(b, l.html...)
-			b = append(b, `">`...)
-		}
-		if sameString(in.Text, l.text) {
-			b = append(b, l.textHTML...)
-		} else {
-			b = r.appendHTMLText(b, in.Text)
-		}
-		if !l.unsafe {
-			b = append(b, "</a>"...)
-		}
-	} else if u, ok := r.safeURL(in.URL); !ok {
+	if u, ok := r.safeURL(in.URL); !ok {
 		b = r.appendHTMLText(b, in.Text)
 	} else {
 		b = append(b, `<a href="`...)

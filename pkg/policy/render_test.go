@@ -178,3 +178,44 @@ func TestRenderPlainRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderMemoLinks checks that a link to an address the link memo
+// holds renders, from the memo, as it does without one: with the text the
+// memo holds the whole link for (the same memory or a copy), with other
+// text, and to an address safeURL refuses.
+func TestRenderMemoLinks(t *testing.T) {
+	const site, heading, href, bad = "https://shop.example/a_b", "Your *rights*", "#your-rights", "javascript:alert(1)//"
+	m := memoBuilder{}
+	m.addLink(site)
+	m.addLinkText(href, heading)
+	m.addLink(bad)
+	links := m.freeze()
+	if l := links.get(href); l == nil || l.linkMD != `[Your \*rights\*](<#your-rights>)` || l.linkHTML != `<a href="#your-rights">Your *rights*</a>` {
+		t.Fatalf("links.get(%q) = %+v, want the whole contents link", href, l)
+	}
+	runs := []Inline{
+		{Kind: Link, Text: site, URL: site}, {Kind: Plain, Text: ", "},
+		{Kind: Link, Text: strings.Clone(site), URL: site}, {Kind: Plain, Text: ", "},
+		{Kind: Link, Text: "the <shop>", URL: site}, {Kind: Plain, Text: ", "},
+		{Kind: Link, Text: heading, URL: href}, {Kind: Plain, Text: ", "},
+		{Kind: Link, Text: "Rights", URL: href}, {Kind: Plain, Text: ", "},
+		{Kind: Link, Text: bad, URL: bad}, {Kind: Plain, Text: ", "},
+		{Kind: Link, Text: "a *bad* link", URL: bad},
+	}
+	doc := &Document{
+		Title:  []Inline{{Kind: Plain, Text: "T"}},
+		Blocks: []Block{{Kind: Paragraph, Inlines: runs}, {Kind: List, Items: [][]Inline{runs[6:7], runs}}},
+		links:  links,
+	}
+	bare := *doc
+	bare.links = nil
+	for _, format := range Formats {
+		got, _ := Render(doc, format, "en")
+		if want, _ := Render(&bare, format, "en"); got != want {
+			t.Errorf("%s: got\n%s\nwant\n%s", format, got, want)
+		}
+	}
+	if got, _ := Render(doc, "markdown", "en"); !strings.Contains(got, `[Your \*rights\*](<#your-rights>), [Rights](<#your-rights>), javascript:alert(1)//, a \*bad\* link`) {
+		t.Errorf("markdown: got\n%s", got)
+	}
+}
