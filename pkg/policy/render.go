@@ -290,13 +290,38 @@ func (m memoBuilder) addLinkText(u, text string) {
 		return
 	}
 	out, ok := safeURL(u)
-	l := &literal{text: u, unsafe: !ok, linkText: text, linkMD: mdEscape(text), linkHTML: htmlEscape(text)}
+	l := &literal{text: u, unsafe: !ok, shown: text, wholeMD: mdEscape(text), wholeHTML: htmlEscape(text)}
 	if ok {
 		l.md, l.html = mdURL.Replace(out), htmlEscape(out)
-		l.linkMD = "[" + l.linkMD + "](<" + l.md + ">)"
-		l.linkHTML = `<a href="` + l.html + `">` + l.linkHTML + "</a>"
+		l.wholeMD = "[" + l.wholeMD + "](<" + l.md + ">)"
+		l.wholeHTML = `<a href="` + l.html + `">` + l.wholeHTML + "</a>"
 	}
 	m[unsafe.StringData(u)] = l
+}
+
+// addHeading remembers the heading block of a section whose heading is
+// heading and anchor anchor, as the builder makes it (sectionHeading).
+func (m memoBuilder) addHeading(anchor, heading string) {
+	if len(anchor) < memoMinLen || m[unsafe.StringData(anchor)] != nil {
+		return
+	}
+	m[unsafe.StringData(anchor)] = &literal{text: anchor, shown: heading,
+		wholeMD:   "## " + mdEscape(heading),
+		wholeHTML: `<h2 id="` + htmlEscape(anchor) + `">` + htmlEscape(heading) + "</h2>\n"}
+}
+
+// sectionHeading is the link memo's entry for heading blk when blk is a
+// section's heading as the builder makes it (level 2, the section's
+// anchor, its heading as one plain run), else nil: the renderers copy
+// such a heading whole.
+func (r *renderer) sectionHeading(blk *Block) *literal {
+	if blk.Level != 2 || len(blk.Inlines) != 1 || blk.Inlines[0].Kind != Plain {
+		return nil
+	}
+	if l := r.links.get(blk.Anchor); l != nil && sameString(blk.Inlines[0].Text, l.shown) {
+		return l
+	}
+	return nil
 }
 
 // addCatalogLinks remembers the addresses the catalog holds.
@@ -599,8 +624,8 @@ func (r *renderer) appendMDLink(b []byte, in *Inline) []byte {
 	if l == nil {
 		return r.appendLinkOnce(b, in, (*renderer).writeMDLink)
 	}
-	if sameString(in.Text, l.linkText) {
-		return append(b, l.linkMD...)
+	if sameString(in.Text, l.shown) {
+		return append(b, l.wholeMD...)
 	}
 	if l.unsafe {
 		return r.appendMDText(b, in.Text)
@@ -631,7 +656,12 @@ func (r *renderer) writeMDLink(b []byte, in *Inline) []byte {
 // safe at their start as mdBlockStart does.
 func (r *renderer) appendMDBlock(b []byte, ins []Inline) []byte {
 	start := len(b)
-	b = r.appendMDInlines(b, ins)
+	if len(ins) == 1 && ins[0].esc == escMarkdown {
+		// A line of the library's text alone, as most are: no call.
+		b = append(b, ins[0].URL...)
+	} else {
+		b = r.appendMDInlines(b, ins)
+	}
 	// Every character that needs a fix-up ("-+= \t" and digits) sorts at
 	// or before '=': text that starts with a letter is left at once.
 	if len(b) == start || b[start] > '=' {
@@ -657,6 +687,16 @@ func (r *renderer) appendMDBlock(b []byte, ins []Inline) []byte {
 	return b
 }
 
+// appendMDHeading appends heading blk (but a section's, which
+// sectionHeading finds whole).
+func (r *renderer) appendMDHeading(b []byte, blk *Block) []byte {
+	for range blk.Level {
+		b = append(b, '#')
+	}
+	b = append(b, ' ')
+	return r.appendMDInlines(b, blk.Inlines)
+}
+
 func (r *renderer) markdown(b []byte, doc *Document) []byte {
 	r.setMemos(doc)
 	b = append(b, "# "...)
@@ -666,11 +706,11 @@ func (r *renderer) markdown(b []byte, doc *Document) []byte {
 		b = append(b, "\n\n"...)
 		switch blk.Kind {
 		case Heading:
-			for range blk.Level {
-				b = append(b, '#')
+			if l := r.sectionHeading(blk); l != nil {
+				b = append(b, l.wholeMD...)
+			} else {
+				b = r.appendMDHeading(b, blk)
 			}
-			b = append(b, ' ')
-			b = r.appendMDInlines(b, blk.Inlines)
 		case Paragraph:
 			if blk.Strong {
 				b = append(b, "**"...)
@@ -787,8 +827,8 @@ func (r *renderer) appendHTMLLink(b []byte, in *Inline) []byte {
 	if l == nil {
 		return r.appendLinkOnce(b, in, (*renderer).writeHTMLLink)
 	}
-	if sameString(in.Text, l.linkText) {
-		return append(b, l.linkHTML...)
+	if sameString(in.Text, l.shown) {
+		return append(b, l.wholeHTML...)
 	}
 	if l.unsafe {
 		return r.appendHTMLText(b, in.Text)
@@ -826,7 +866,9 @@ func (r *renderer) html(b []byte, doc *Document, language string) []byte {
 		blk := &doc.Blocks[i]
 		switch blk.Kind {
 		case Heading:
-			if blk.Level == 2 {
+			if l := r.sectionHeading(blk); l != nil {
+				b = append(b, l.wholeHTML...)
+			} else if blk.Level == 2 {
 				b = append(b, `<h2 id="`...)
 				b = appendHTMLEscape(b, blk.Anchor)
 				b = append(b, `">`...)

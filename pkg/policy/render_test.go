@@ -182,15 +182,28 @@ func TestRenderPlainRuns(t *testing.T) {
 // TestRenderMemoLinks checks that a link to an address the link memo
 // holds renders, from the memo, as it does without one: with the text the
 // memo holds the whole link for (the same memory or a copy), with other
-// text, and to an address safeURL refuses.
+// text, and to an address safeURL refuses; and so does a heading whose
+// anchor the memo holds, as a section's heading and otherwise.
 func TestRenderMemoLinks(t *testing.T) {
 	const site, heading, href, bad = "https://shop.example/a_b", "Your *rights*", "#your-rights", "javascript:alert(1)//"
+	anchor := href[1:]
 	m := memoBuilder{}
 	m.addLink(site)
 	m.addLinkText(href, heading)
 	m.addLink(bad)
+	m.addHeading(anchor, heading)
 	links := m.freeze()
-	if l := links.get(href); l == nil || l.linkMD != `[Your \*rights\*](<#your-rights>)` || l.linkHTML != `<a href="#your-rights">Your *rights*</a>` {
+	if l := links.get(anchor); l == nil || l.wholeMD != `## Your \*rights\*` || l.wholeHTML != "<h2 id=\"your-rights\">Your *rights*</h2>\n" {
+		t.Fatalf("links.get(%q) = %+v, want the whole heading", anchor, l)
+	}
+	headings := []Block{
+		{Kind: Heading, Level: 2, Anchor: anchor, Inlines: []Inline{{Kind: Plain, Text: heading}}},
+		{Kind: Heading, Level: 2, Anchor: anchor, Inlines: []Inline{{Kind: Plain, Text: "Other"}}},
+		{Kind: Heading, Level: 2, Anchor: anchor, Inlines: []Inline{{Kind: Plain, Text: heading}, {Kind: Plain, Text: "!"}}},
+		{Kind: Heading, Level: 2, Anchor: anchor, Inlines: []Inline{{Kind: Missing, Text: heading}}},
+		{Kind: Heading, Level: 3, Anchor: anchor, Inlines: []Inline{{Kind: Plain, Text: heading}}},
+	}
+	if l := links.get(href); l == nil || l.wholeMD != `[Your \*rights\*](<#your-rights>)` || l.wholeHTML != `<a href="#your-rights">Your *rights*</a>` {
 		t.Fatalf("links.get(%q) = %+v, want the whole contents link", href, l)
 	}
 	runs := []Inline{
@@ -204,7 +217,7 @@ func TestRenderMemoLinks(t *testing.T) {
 	}
 	doc := &Document{
 		Title:  []Inline{{Kind: Plain, Text: "T"}},
-		Blocks: []Block{{Kind: Paragraph, Inlines: runs}, {Kind: List, Items: [][]Inline{runs[6:7], runs}}},
+		Blocks: append(headings, Block{Kind: Paragraph, Inlines: runs}, Block{Kind: List, Items: [][]Inline{runs[6:7], runs}}),
 		links:  links,
 	}
 	bare := *doc
@@ -214,6 +227,9 @@ func TestRenderMemoLinks(t *testing.T) {
 		if want, _ := Render(&bare, format, "en"); got != want {
 			t.Errorf("%s: got\n%s\nwant\n%s", format, got, want)
 		}
+	}
+	if got, _ := Render(doc, "html", "en"); !strings.Contains(got, "</h1>\n<h2 id=\"your-rights\">Your *rights*</h2>\n<h2 id=\"your-rights\">Other</h2>\n") {
+		t.Errorf("html: got\n%s", got)
 	}
 	if got, _ := Render(doc, "markdown", "en"); !strings.Contains(got, `[Your \*rights\*](<#your-rights>), [Rights](<#your-rights>), javascript:alert(1)//, a \*bad\* link`) {
 		t.Errorf("markdown: got\n%s", got)
