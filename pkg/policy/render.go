@@ -400,7 +400,7 @@ func (r *renderer) check(u string) *seenURL {
 // safeURL refuses u.
 func (r *renderer) mdDest(u string) (string, bool) {
 	if out, ok, known := fastSafeURL(u); known {
-		return mdURL.Replace(out), ok
+		return out, ok
 	}
 	s := r.check(u)
 	if !s.mdDone {
@@ -409,21 +409,49 @@ func (r *renderer) mdDest(u string) (string, bool) {
 	return s.md, s.out != ""
 }
 
-// fastSafeURL answers safeURL without parsing for a fragment of the
-// table of contents (known is false otherwise). The catalog's addresses
-// are in the link memo (Document.links).
+// fastSafeURL answers safeURL without parsing (known is false when it
+// cannot): for a fragment of the table of contents, and for an http or
+// https address of a host and a path, or a mailto address, made of
+// characters url.Parse and URL.String pass through as they are (the
+// business's website and email, as requests give them). mdURL leaves its
+// answers as they are too (TestFastSafeURL). The catalog's addresses are
+// in the link memo (Document.links).
 func fastSafeURL(u string) (out string, ok, known bool) {
-	if len(u) > 1 && u[0] == '#' {
-		for i := 1; i < len(u); i++ {
-			c := u[i]
-			if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
-				return "", false, false
-			}
-		}
-		return u, true, true
+	rest, allowed := "", &fragmentByte
+	switch {
+	case len(u) > 1 && u[0] == '#':
+		rest = u[1:]
+	case strings.HasPrefix(u, "mailto:"):
+		rest, allowed = u[len("mailto:"):], &mailtoByte
+	case strings.HasPrefix(u, "https://"):
+		rest, allowed = u[len("https://"):], &webByte
+	case strings.HasPrefix(u, "http://"):
+		rest, allowed = u[len("http://"):], &webByte
 	}
-	return "", false, false
+	if rest == "" || rest[0] == '/' { // no address, or no host
+		return "", false, false
+	}
+	for i := range len(rest) {
+		if !allowed[rest[i]] {
+			return "", false, false
+		}
+	}
+	return u, true, true
 }
+
+// The bytes fastSafeURL passes in a fragment, an email address, and a
+// web address's host and path: unreserved characters (RFC 3986), which
+// neither url.Parse nor URL.String changes, "+" and "@" in an email
+// address, "/" in a path.
+var fragmentByte, mailtoByte, webByte = func() (fragment, mailto, web [256]bool) {
+	for c := range 256 {
+		unreserved := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_'
+		fragment[c] = unreserved
+		mailto[c] = unreserved || c == '.' || c == '+' || c == '@'
+		web[c] = unreserved || c == '.' || c == '~' || c == '/'
+	}
+	return
+}()
 
 // mdSpecial are the characters that can start Markdown (CommonMark + GFM)
 // inline syntax: emphasis, code, links, raw HTML, entities, tables,

@@ -235,3 +235,46 @@ func TestRenderMemoLinks(t *testing.T) {
 		t.Errorf("markdown: got\n%s", got)
 	}
 }
+
+// TestFastSafeURL checks fastSafeURL against safeURL: it answers for the
+// addresses requests give (a website, an email, a fragment), and wherever
+// it answers it answers as safeURL does, with nothing mdURL would replace.
+func TestFastSafeURL(t *testing.T) {
+	for _, u := range []string{"https://largest.example", "http://shop.example/privacy-policy/", "mailto:privacy+eu@shop.example", "#your-rights"} {
+		if _, _, known := fastSafeURL(u); !known {
+			t.Errorf("fastSafeURL(%q) does not answer", u)
+		}
+	}
+	inputs := []string{"", "#", "mailto:", "https://", "http://", "https:///path", "https://a//b", "https://a/./../b", "mailto:@",
+		"HTTPS://shop.example", "https://shop.example:443/", "https://shop.example/a b", "mailto:a@b?subject=x", "https://sh%6Fp.example",
+		"javascript:alert(1)", "https://[::1]/", "https://user@shop.example/", "https://shop.example/#top", "#a.b", "ftp://shop.example"}
+	// Every prefix fastSafeURL knows, then strings of one or two bytes of
+	// every kind after it.
+	var tails []string
+	for c := range 128 {
+		tails = append(tails, string(rune(c)), "a"+string(rune(c)), string(rune(c))+"a", "a"+string(rune(c))+"b/c")
+	}
+	tails = append(tails, "é", "a\xff")
+	for _, prefix := range []string{"#", "mailto:", "mailto:a@", "https://", "http://", "https://a", "https://a/", "http://a.b/c"} {
+		for _, tail := range tails {
+			inputs = append(inputs, prefix+tail)
+		}
+	}
+	answered := 0
+	for _, u := range inputs {
+		out, ok, known := fastSafeURL(u)
+		if !known {
+			continue
+		}
+		answered++
+		if wantOut, wantOK := safeURL(u); out != wantOut || ok != wantOK {
+			t.Errorf("fastSafeURL(%q) = %q, %t; safeURL says %q, %t", u, out, ok, wantOut, wantOK)
+		}
+		if md := mdURL.Replace(out); md != out {
+			t.Errorf("fastSafeURL(%q) = %q, which mdURL makes %q", u, out, md)
+		}
+	}
+	if answered < len(inputs)/4 {
+		t.Errorf("fastSafeURL answered %d of %d addresses", answered, len(inputs))
+	}
+}
