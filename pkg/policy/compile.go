@@ -175,9 +175,13 @@ type literal struct {
 	// unsafe, in a memo of link addresses, says safeURL refuses text
 	// (md and html are then empty).
 	unsafe bool
-	// textMD and textHTML, in a memo of link addresses, are the address
-	// escaped as the text of a link (a link whose text is its address).
-	textMD, textHTML string
+	// shown, in a memo of link addresses, is the text the address is
+	// shown with (the address itself; a section's heading for the
+	// contents' fragments), and wholeMD and wholeHTML the whole link with
+	// that text in each format (the text alone when unsafe is set). The
+	// memo also holds each section's anchor, with the section's heading
+	// as shown and the heading block, as each format writes it, whole.
+	shown, wholeMD, wholeHTML string
 }
 
 // literalSegment is the segment of a literal run.
@@ -622,7 +626,8 @@ func (l *Library) compile(laws []compliance.Law, cat *catalog.Catalog) (*compile
 					cs.clauses[j] = cc
 				}
 				p.sections[i] = cs
-				links.addLink(cs.href)
+				links.addLinkText(cs.href, heading)
+				links.addHeading(cs.anchor, heading)
 			}
 			c.programs[[2]string{typ, lang}] = p
 		}

@@ -314,19 +314,53 @@ func (m memoBuilder) addCatalog(c *catalog.Catalog) {
 	}
 }
 
-// addLink remembers link address u with its rendered forms: the
-// Markdown link destination and the HTML attribute value of what safeURL
-// makes of it, or that safeURL refuses it.
+// addLink remembers link address u, shown as its own text.
 func (m memoBuilder) addLink(u string) {
+	m.addLinkText(u, u)
+}
+
+// addLinkText remembers link address u with its rendered forms: the
+// Markdown link destination and the HTML attribute value of what safeURL
+// makes of it, or that safeURL refuses it, and the whole link with text
+// as its text in each format, which a document's link with that text
+// (the same memory or the same bytes) copies as it is.
+func (m memoBuilder) addLinkText(u, text string) {
 	if len(u) < memoMinLen || m[unsafe.StringData(u)] != nil {
 		return
 	}
 	out, ok := safeURL(u)
-	l := &literal{text: u, unsafe: !ok, textMD: mdEscape(u), textHTML: htmlEscape(u)}
+	l := &literal{text: u, unsafe: !ok, shown: text, wholeMD: mdEscape(text), wholeHTML: htmlEscape(text)}
 	if ok {
 		l.md, l.html = mdURL.Replace(out), htmlEscape(out)
+		l.wholeMD = "[" + l.wholeMD + "](<" + l.md + ">)"
+		l.wholeHTML = `<a href="` + l.html + `">` + l.wholeHTML + "</a>"
 	}
 	m[unsafe.StringData(u)] = l
+}
+
+// addHeading remembers the heading block of a section whose heading is
+// heading and anchor anchor, as the builder makes it (sectionHeading).
+func (m memoBuilder) addHeading(anchor, heading string) {
+	if len(anchor) < memoMinLen || m[unsafe.StringData(anchor)] != nil {
+		return
+	}
+	m[unsafe.StringData(anchor)] = &literal{text: anchor, shown: heading,
+		wholeMD:   "## " + mdEscape(heading),
+		wholeHTML: `<h2 id="` + htmlEscape(anchor) + `">` + htmlEscape(heading) + "</h2>\n"}
+}
+
+// sectionHeading is the link memo's entry for heading blk when blk is a
+// section's heading as the builder makes it (level 2, the section's
+// anchor, its heading as one plain run), else nil: the renderers copy
+// such a heading whole.
+func (r *renderer) sectionHeading(blk *Block) *literal {
+	if blk.Level != 2 || len(blk.Inlines) != 1 || blk.Inlines[0].Kind != Plain {
+		return nil
+	}
+	if l := r.links.get(blk.Anchor); l != nil && sameString(blk.Inlines[0].Text, l.shown) {
+		return l
+	}
+	return nil
 }
 
 // addCatalogLinks remembers the addresses the catalog holds.
@@ -405,7 +439,7 @@ func (r *renderer) check(u string) *seenURL {
 // safeURL refuses u.
 func (r *renderer) mdDest(u string) (string, bool) {
 	if out, ok, known := fastSafeURL(u); known {
-		return mdURL.Replace(out), ok
+		return out, ok
 	}
 	s := r.check(u)
 	if !s.mdDone {
@@ -414,21 +448,49 @@ func (r *renderer) mdDest(u string) (string, bool) {
 	return s.md, s.out != ""
 }
 
-// fastSafeURL answers safeURL without parsing for a fragment of the
-// table of contents (known is false otherwise). The catalog's addresses
-// are in the link memo (Document.links).
+// fastSafeURL answers safeURL without parsing (known is false when it
+// cannot): for a fragment of the table of contents, and for an http or
+// https address of a host and a path, or a mailto address, made of
+// characters url.Parse and URL.String pass through as they are (the
+// business's website and email, as requests give them). mdURL leaves its
+// answers as they are too (TestFastSafeURL). The catalog's addresses are
+// in the link memo (Document.links).
 func fastSafeURL(u string) (out string, ok, known bool) {
-	if len(u) > 1 && u[0] == '#' {
-		for i := 1; i < len(u); i++ {
-			c := u[i]
-			if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
-				return "", false, false
-			}
-		}
-		return u, true, true
+	rest, allowed := "", &fragmentByte
+	switch {
+	case len(u) > 1 && u[0] == '#':
+		rest = u[1:]
+	case strings.HasPrefix(u, "mailto:"):
+		rest, allowed = u[len("mailto:"):], &mailtoByte
+	case strings.HasPrefix(u, "https://"):
+		rest, allowed = u[len("https://"):], &webByte
+	case strings.HasPrefix(u, "http://"):
+		rest, allowed = u[len("http://"):], &webByte
 	}
-	return "", false, false
+	if rest == "" || rest[0] == '/' { // no address, or no host
+		return "", false, false
+	}
+	for i := range len(rest) {
+		if !allowed[rest[i]] {
+			return "", false, false
+		}
+	}
+	return u, true, true
 }
+
+// The bytes fastSafeURL passes in a fragment, an email address, and a
+// web address's host and path: unreserved characters (RFC 3986), which
+// neither url.Parse nor URL.String changes, "+" and "@" in an email
+// address, "/" in a path.
+var fragmentByte, mailtoByte, webByte = func() (fragment, mailto, web [256]bool) {
+	for c := range 256 {
+		unreserved := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_'
+		fragment[c] = unreserved
+		mailto[c] = unreserved || c == '.' || c == '+' || c == '@'
+		web[c] = unreserved || c == '.' || c == '~' || c == '/'
+	}
+	return
+}()
 
 // mdSpecial are the characters that can start Markdown (CommonMark + GFM)
 // inline syntax: emphasis, code, links, raw HTML, entities, tables,
@@ -621,28 +683,31 @@ func (r *renderer) appendMDInlines(b []byte, ins []Inline) []byte {
 }
 
 // appendMDLink appends link in: out of appendMDInlines's loop, which is
-// mostly plain runs.
+// mostly plain runs. A link to an address the link memo holds is written
+// from it (most such links are the whole link it holds, the contents'
+// among them); any other is written once and copied after that.
 func (r *renderer) appendMDLink(b []byte, in *Inline) []byte {
-	return r.appendLinkOnce(b, in, (*renderer).writeMDLink)
+	l := r.links.get(in.URL)
+	if l == nil {
+		return r.appendLinkOnce(b, in, (*renderer).writeMDLink)
+	}
+	if sameString(in.Text, l.shown) {
+		return append(b, l.wholeMD...)
+	}
+	if l.unsafe {
+		return r.appendMDText(b, in.Text)
+	}
+	b = append(b, '[')
+	b = r.appendMDText(b, in.Text)
+	b = append(b, "](<"...)
+	b = append(b, l.md...)
+	return append(b, ">)"...)
 }
 
-// writeMDLink writes link in in Markdown.
+// writeMDLink writes link in, whose address the link memo lacks, in
+// Markdown.
 func (r *renderer) writeMDLink(b []byte, in *Inline) []byte {
-	if l := r.links.get(in.URL); l != nil {
-		if !l.unsafe {
-			b = append(b, '[')
-		}
-		if sameString(in.Text, l.text) {
-			b = append(b, l.textMD...)
-		} else {
-			b = r.appendMDText(b, in.Text)
-		}
-		if !l.unsafe {
-			b = append(b, "](<"...)
-			b = append(b, l.md...)
-			b = append(b, ">)"...)
-		}
-	} else if u, ok := r.mdDest(in.URL); !ok {
+	if u, ok := r.mdDest(in.URL); !ok {
 		b = r.appendMDText(b, in.Text)
 	} else {
 		b = append(b, '[')
@@ -658,7 +723,12 @@ func (r *renderer) writeMDLink(b []byte, in *Inline) []byte {
 // safe at their start as mdBlockStart does.
 func (r *renderer) appendMDBlock(b []byte, ins []Inline) []byte {
 	start := len(b)
-	b = r.appendMDInlines(b, ins)
+	if len(ins) == 1 && ins[0].esc == escMarkdown {
+		// A line of the library's text alone, as most are: no call.
+		b = append(b, ins[0].URL...)
+	} else {
+		b = r.appendMDInlines(b, ins)
+	}
 	// Every character that needs a fix-up ("-+= \t" and digits) sorts at
 	// or before '=': text that starts with a letter is left at once.
 	if len(b) == start || b[start] > '=' {
@@ -684,6 +754,16 @@ func (r *renderer) appendMDBlock(b []byte, ins []Inline) []byte {
 	return b
 }
 
+// appendMDHeading appends heading blk (but a section's, which
+// sectionHeading finds whole).
+func (r *renderer) appendMDHeading(b []byte, blk *Block) []byte {
+	for range blk.Level {
+		b = append(b, '#')
+	}
+	b = append(b, ' ')
+	return r.appendMDInlines(b, blk.Inlines)
+}
+
 func (r *renderer) markdown(b []byte, doc *Document) []byte {
 	r.setMemos(doc)
 	b = append(b, "# "...)
@@ -693,11 +773,11 @@ func (r *renderer) markdown(b []byte, doc *Document) []byte {
 		b = append(b, "\n\n"...)
 		switch blk.Kind {
 		case Heading:
-			for range blk.Level {
-				b = append(b, '#')
+			if l := r.sectionHeading(blk); l != nil {
+				b = append(b, l.wholeMD...)
+			} else {
+				b = r.appendMDHeading(b, blk)
 			}
-			b = append(b, ' ')
-			b = r.appendMDInlines(b, blk.Inlines)
 		case Paragraph:
 			if blk.Strong {
 				b = append(b, "**"...)
@@ -814,26 +894,27 @@ func (r *renderer) appendHTMLInlines(b []byte, ins []Inline) []byte {
 
 // appendHTMLLink appends link in, as appendMDLink does.
 func (r *renderer) appendHTMLLink(b []byte, in *Inline) []byte {
-	return r.appendLinkOnce(b, in, (*renderer).writeHTMLLink)
+	l := r.links.get(in.URL)
+	if l == nil {
+		return r.appendLinkOnce(b, in, (*renderer).writeHTMLLink)
+	}
+	if sameString(in.Text, l.shown) {
+		return append(b, l.wholeHTML...)
+	}
+	if l.unsafe {
+		return r.appendHTMLText(b, in.Text)
+	}
+	b = append(b, `<a href="`...)
+	b = append(b, l.html...)
+	b = append(b, `">`...)
+	b = r.appendHTMLText(b, in.Text)
+	return append(b, "</a>"...)
 }
 
-// writeHTMLLink writes link in in HTML.
+// writeHTMLLink writes link in, whose address the link memo lacks, in
+// HTML.
 func (r *renderer) writeHTMLLink(b []byte, in *Inline) []byte {
-	if l := r.links.get(in.URL); l != nil {
-		if !l.unsafe {
-			b = append(b, `<a href="`...)
-			b = append(b, l.html...)
-			b = append(b, `">`...)
-		}
-		if sameString(in.Text, l.text) {
-			b = append(b, l.textHTML...)
-		} else {
-			b = r.appendHTMLText(b, in.Text)
-		}
-		if !l.unsafe {
-			b = append(b, "</a>"...)
-		}
-	} else if u, ok := r.safeURL(in.URL); !ok {
+	if u, ok := r.safeURL(in.URL); !ok {
 		b = r.appendHTMLText(b, in.Text)
 	} else {
 		b = append(b, `<a href="`...)
@@ -856,7 +937,9 @@ func (r *renderer) html(b []byte, doc *Document, language string) []byte {
 		blk := &doc.Blocks[i]
 		switch blk.Kind {
 		case Heading:
-			if blk.Level == 2 {
+			if l := r.sectionHeading(blk); l != nil {
+				b = append(b, l.wholeHTML...)
+			} else if blk.Level == 2 {
 				b = append(b, `<h2 id="`...)
 				b = appendHTMLEscape(b, blk.Anchor)
 				b = append(b, `">`...)

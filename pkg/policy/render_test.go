@@ -201,3 +201,103 @@ func TestRenderPlainRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderMemoLinks checks that a link to an address the link memo
+// holds renders, from the memo, as it does without one: with the text the
+// memo holds the whole link for (the same memory or a copy), with other
+// text, and to an address safeURL refuses; and so does a heading whose
+// anchor the memo holds, as a section's heading and otherwise.
+func TestRenderMemoLinks(t *testing.T) {
+	const site, heading, href, bad = "https://shop.example/a_b", "Your *rights*", "#your-rights", "javascript:alert(1)//"
+	anchor := href[1:]
+	m := memoBuilder{}
+	m.addLink(site)
+	m.addLinkText(href, heading)
+	m.addLink(bad)
+	m.addHeading(anchor, heading)
+	links := m.freeze()
+	if l := links.get(anchor); l == nil || l.wholeMD != `## Your \*rights\*` || l.wholeHTML != "<h2 id=\"your-rights\">Your *rights*</h2>\n" {
+		t.Fatalf("links.get(%q) = %+v, want the whole heading", anchor, l)
+	}
+	headings := []Block{
+		{Kind: Heading, Level: 2, Anchor: anchor, Inlines: []Inline{{Kind: Plain, Text: heading}}},
+		{Kind: Heading, Level: 2, Anchor: anchor, Inlines: []Inline{{Kind: Plain, Text: "Other"}}},
+		{Kind: Heading, Level: 2, Anchor: anchor, Inlines: []Inline{{Kind: Plain, Text: heading}, {Kind: Plain, Text: "!"}}},
+		{Kind: Heading, Level: 2, Anchor: anchor, Inlines: []Inline{{Kind: Missing, Text: heading}}},
+		{Kind: Heading, Level: 3, Anchor: anchor, Inlines: []Inline{{Kind: Plain, Text: heading}}},
+	}
+	if l := links.get(href); l == nil || l.wholeMD != `[Your \*rights\*](<#your-rights>)` || l.wholeHTML != `<a href="#your-rights">Your *rights*</a>` {
+		t.Fatalf("links.get(%q) = %+v, want the whole contents link", href, l)
+	}
+	runs := []Inline{
+		{Kind: Link, Text: site, URL: site}, {Kind: Plain, Text: ", "},
+		{Kind: Link, Text: strings.Clone(site), URL: site}, {Kind: Plain, Text: ", "},
+		{Kind: Link, Text: "the <shop>", URL: site}, {Kind: Plain, Text: ", "},
+		{Kind: Link, Text: heading, URL: href}, {Kind: Plain, Text: ", "},
+		{Kind: Link, Text: "Rights", URL: href}, {Kind: Plain, Text: ", "},
+		{Kind: Link, Text: bad, URL: bad}, {Kind: Plain, Text: ", "},
+		{Kind: Link, Text: "a *bad* link", URL: bad},
+	}
+	doc := &Document{
+		Title:  []Inline{{Kind: Plain, Text: "T"}},
+		Blocks: append(headings, Block{Kind: Paragraph, Inlines: runs}, Block{Kind: List, Items: [][]Inline{runs[6:7], runs}}),
+		links:  links,
+	}
+	bare := *doc
+	bare.links = nil
+	for _, format := range Formats {
+		got, _ := Render(doc, format, "en")
+		if want, _ := Render(&bare, format, "en"); got != want {
+			t.Errorf("%s: got\n%s\nwant\n%s", format, got, want)
+		}
+	}
+	if got, _ := Render(doc, "html", "en"); !strings.Contains(got, "</h1>\n<h2 id=\"your-rights\">Your *rights*</h2>\n<h2 id=\"your-rights\">Other</h2>\n") {
+		t.Errorf("html: got\n%s", got)
+	}
+	if got, _ := Render(doc, "markdown", "en"); !strings.Contains(got, `[Your \*rights\*](<#your-rights>), [Rights](<#your-rights>), javascript:alert(1)//, a \*bad\* link`) {
+		t.Errorf("markdown: got\n%s", got)
+	}
+}
+
+// TestFastSafeURL checks fastSafeURL against safeURL: it answers for the
+// addresses requests give (a website, an email, a fragment), and wherever
+// it answers it answers as safeURL does, with nothing mdURL would replace.
+func TestFastSafeURL(t *testing.T) {
+	for _, u := range []string{"https://largest.example", "http://shop.example/privacy-policy/", "mailto:privacy+eu@shop.example", "#your-rights"} {
+		if _, _, known := fastSafeURL(u); !known {
+			t.Errorf("fastSafeURL(%q) does not answer", u)
+		}
+	}
+	inputs := []string{"", "#", "mailto:", "https://", "http://", "https:///path", "https://a//b", "https://a/./../b", "mailto:@",
+		"HTTPS://shop.example", "https://shop.example:443/", "https://shop.example/a b", "mailto:a@b?subject=x", "https://sh%6Fp.example",
+		"javascript:alert(1)", "https://[::1]/", "https://user@shop.example/", "https://shop.example/#top", "#a.b", "ftp://shop.example"}
+	// Every prefix fastSafeURL knows, then strings of one or two bytes of
+	// every kind after it.
+	var tails []string
+	for c := range 128 {
+		tails = append(tails, string(rune(c)), "a"+string(rune(c)), string(rune(c))+"a", "a"+string(rune(c))+"b/c")
+	}
+	tails = append(tails, "é", "a\xff")
+	for _, prefix := range []string{"#", "mailto:", "mailto:a@", "https://", "http://", "https://a", "https://a/", "http://a.b/c"} {
+		for _, tail := range tails {
+			inputs = append(inputs, prefix+tail)
+		}
+	}
+	answered := 0
+	for _, u := range inputs {
+		out, ok, known := fastSafeURL(u)
+		if !known {
+			continue
+		}
+		answered++
+		if wantOut, wantOK := safeURL(u); out != wantOut || ok != wantOK {
+			t.Errorf("fastSafeURL(%q) = %q, %t; safeURL says %q, %t", u, out, ok, wantOut, wantOK)
+		}
+		if md := mdURL.Replace(out); md != out {
+			t.Errorf("fastSafeURL(%q) = %q, which mdURL makes %q", u, out, md)
+		}
+	}
+	if answered < len(inputs)/4 {
+		t.Errorf("fastSafeURL answered %d of %d addresses", answered, len(inputs))
+	}
+}
