@@ -736,12 +736,14 @@ func (r *renderer) appendMDBlock(b []byte, ins []Inline) []byte {
 	}
 	switch b[start] {
 	case '-', '+', '=':
+		r.edited(start, 0, 1)
 		return slices.Insert(b, start, '\\')
 	case ' ', '\t':
 		i := start
 		for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
 			i++
 		}
+		r.edited(start, i-start, 0)
 		return slices.Delete(b, start, i)
 	}
 	i := start
@@ -749,9 +751,30 @@ func (r *renderer) appendMDBlock(b []byte, ins []Inline) []byte {
 		i++
 	}
 	if i > start && i < len(b) && (b[i] == '.' || b[i] == ')') {
+		r.edited(i, 0, 1)
 		return slices.Insert(b, i, '\\')
 	}
 	return b
+}
+
+// edited keeps the written links' spans true after appendMDBlock replaced
+// the removed bytes at b[at:] with inserted others: a link written after
+// the edit point moved with the bytes after it, and one the edit fell in
+// is forgotten (written again when it recurs). Without it a later copy of
+// a link recorded in the block would be off by the bytes inserted or
+// removed.
+func (r *renderer) edited(at, removed, inserted int) {
+	for k := range r.written {
+		s := &r.written[k]
+		switch {
+		case s.un == 0 || s.end <= at:
+		case s.start >= at+removed:
+			s.start += inserted - removed
+			s.end += inserted - removed
+		default:
+			*s = linkSpan{}
+		}
+	}
 }
 
 // appendMDHeading appends heading blk (but a section's, which

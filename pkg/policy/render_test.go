@@ -301,3 +301,30 @@ func TestFastSafeURL(t *testing.T) {
 		t.Errorf("fastSafeURL answered %d of %d addresses", answered, len(inputs))
 	}
 }
+
+// TestRenderLinkAfterBlockFix: a link written in a Markdown block whose
+// start appendMDBlock then escapes or trims is copied right the next
+// time: the fix-up moves the bytes after it, and the recorded span moves
+// with them (renderer.edited).
+func TestRenderLinkAfterBlockFix(t *testing.T) {
+	const site = "https://shop.example/"
+	link := Inline{Kind: Link, Text: site, URL: site}
+	want := "[" + site + "](<" + site + ">)"
+	for _, start := range []string{"+1 call ", "1. On ", "  Indented ", "- dash ", "Plain "} {
+		doc := &Document{Blocks: []Block{
+			{Kind: Paragraph, Inlines: []Inline{{Kind: Plain, Text: start}, link}},
+			{Kind: Paragraph, Inlines: []Inline{{Kind: Plain, Text: "again "}, link}},
+			{Kind: List, Items: [][]Inline{{{Kind: Plain, Text: start}, link, {Kind: Plain, Text: " and "}, link}}},
+		}}
+		got, err := Render(doc, "markdown", "en")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(got, want); n != 4 {
+			t.Errorf("block starting %q: the link written whole %d times, want 4:\n%s", start, n, got)
+		}
+		if !strings.Contains(got, "again "+want+"\n") {
+			t.Errorf("block starting %q: the second paragraph's copy of the link is wrong:\n%s", start, got)
+		}
+	}
+}
