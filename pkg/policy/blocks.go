@@ -54,8 +54,10 @@ type table struct {
 }
 
 // newTable starts a table with header h, its cells compiled with the
-// library (headerCells). Tables share them: nothing changes a tree once
-// it is built (a table that changes a cell copies the header first).
+// library (headerCells) and rendered (headerTexts). Tables share them:
+// nothing changes a tree once it is built. A table with another header
+// sets t.header and t.head together; Block.header discards a rendered
+// header that is not the block's own.
 func (b *builder) newTable(t *table, h *tableHeader) {
 	t.b = b
 	t.header, t.head = b.words.headers[h.n], b.words.headerTexts[h.n]
@@ -853,14 +855,21 @@ func (b *builder) makeTransferTable(i int) Block {
 }
 
 // regimeWords are the compiled words of the jurisdiction whose words
-// the builder uses (builder.regime), or of the document's own
-// jurisdiction.
+// the builder uses (builder.regime): found by the document's catalog
+// positions when the document lists it, as every regime a table is made
+// for is, else by its position in the catalog (the words are compiled
+// for every catalog jurisdiction, in catalog order), else those of the
+// document's own jurisdiction.
 func (b *builder) regimeWords() *jurisdictionWords {
-	k := jurisdictionIndex(b.f.Jurisdictions, b.regime.ID)
-	if k < 0 || k >= len(b.f.scr.jpos) {
-		k = max(jurisdictionIndex(b.f.Jurisdictions, b.f.Jurisdiction.ID), 0)
+	if k := jurisdictionIndex(b.f.Jurisdictions, b.regime.ID); k >= 0 && k < len(b.f.scr.jpos) {
+		return &b.words.jurisdictions[b.f.scr.jpos[k]]
 	}
-	return &b.words.jurisdictions[b.f.scr.jpos[k]]
+	pos := jurisdictions().pos
+	p, ok := pos[b.regime.ID]
+	if !ok {
+		p = pos[b.f.Jurisdiction.ID]
+	}
+	return &b.words.jurisdictions[p]
 }
 
 // transferWords are the words of a transfer table in a jurisdiction's

@@ -128,6 +128,16 @@ func TestCatalogWords(t *testing.T) {
 			t.Errorf("authority of %s: %v %v, want %v", j.ID, w.authorityName, w.authorityURL, *a)
 		}
 	}
+	// A regime's words: a listed one's by the document's positions, one
+	// the document does not list by its catalog position, and an unknown
+	// one's are the document's own jurisdiction's.
+	defer func(r *catalog.Jurisdiction) { b.regime = r }(b.regime)
+	for _, tc := range []struct{ regime, want string }{{"UK", "UK"}, {"US-CA", "US-CA"}, {"BR", "BR"}, {"XX", f.Jurisdiction.ID}} {
+		b.regime = &catalog.Jurisdiction{ID: tc.regime}
+		if got, want := inlinesText(b.regimeWords().region), b.label2("region.", tc.want); got != want {
+			t.Errorf("regime %s: words of region %q, want %q (%s's)", tc.regime, got, want, tc.want)
+		}
+	}
 	if len(f.Laws) < 4 {
 		t.Fatalf("%d laws, too few to test", len(f.Laws))
 	}

@@ -365,7 +365,8 @@ type compiledLibrary struct {
 	escaped map[string]*escapeMemo
 	// links holds, by language, link addresses the documents use as they
 	// are (the contents' fragments, the catalog's addresses) with their
-	// rendered forms: a memo of the same kind.
+	// rendered forms, and each section's anchor with its whole heading
+	// block rendered (addHeading, sectionHeading): a memo of the same kind.
 	links map[string]*escapeMemo
 	// conditions numbers every condition name the structures use, and
 	// each group of several terms (compileWhen): groups are those.

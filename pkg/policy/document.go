@@ -16,7 +16,12 @@ import (
 // Document is the format-neutral tree a policy is rendered from: step 4 of
 // the pipeline. Strings in it are raw; renderers escape them. A run of
 // plain text may be split over several Plain inlines: renderers write
-// them one after the other, as if they were one.
+// them one after the other, as if they were one. A tree built for a
+// format may also carry text already escaped for it (Inline.esc, a
+// table's rendered header, the headings and links the memos hold), which
+// its renderer copies instead of the raw text: a tree is read-only once
+// built, and much of it (the title, the headings, table headers and
+// catalog words) is shared with every other document.
 type Document struct {
 	Title  []Inline
 	Blocks []Block
@@ -27,7 +32,8 @@ type Document struct {
 	// escaped is the language's escape memo (escapeMemo): the renderer
 	// copies what it holds instead of escaping it again.
 	escaped *escapeMemo
-	// links is the language's memo of link addresses (escapeMemo).
+	// links is the language's memo of link addresses and section
+	// headings (escapeMemo).
 	links *escapeMemo
 }
 

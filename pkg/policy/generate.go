@@ -102,7 +102,8 @@ var states = sync.Pool{New: func() any { return new(state) }}
 
 // Compose runs the pipeline up to the document tree. A requirement that
 // applies but that no included clause satisfies is a *GapError: a bug in
-// the clause library, reported as an internal error.
+// the clause library, reported as an internal error. The tree is
+// read-only: parts of it are shared with every document (Document).
 func Compose(req Request) (*Document, *Facts, []compliance.Requirement, error) {
 	doc, facts, refs, err := new(state).compose(req, true)
 	var applicable []compliance.Requirement
