@@ -1310,32 +1310,33 @@ func (f *Facts) needsRepresentativeIn(r *catalog.Jurisdiction) bool {
 	return f.gdprFamily() && r.RepresentativeField != "" && e != "" && !slices.Contains(r.Countries, e)
 }
 
+// needsRepresentativeAt is needsRepresentativeIn for regime i of regimes
+// (transferRegimes), whose country set establishedAt tests.
+func (f *Facts) needsRepresentativeAt(regimes []catalog.Jurisdiction, i int) bool {
+	e := f.Request.EstablishedIn
+	return f.gdprFamily() && regimes[i].RepresentativeField != "" && e != "" && !f.establishedAt(regimes, i, e)
+}
+
+// establishedAt reports whether country e is in the region of regime i of
+// regimes (transferRegimes): by the region's country set where build found
+// the regimes' catalog positions (rpos), rather than through its list of
+// countries (the EU's thirty, for a controller established elsewhere).
+func (f *Facts) establishedAt(regimes []catalog.Jurisdiction, i int, e string) bool {
+	if len(f.scr.rpos) == len(regimes) {
+		return jurisdictions().regions[f.scr.rpos[i]].countries.has(e)
+	}
+	return slices.Contains(regimes[i].Countries, e)
+}
+
 // establishedInRegime reports whether the controller is established in
-// the region of one of regimes (transferRegimes): by the regions' country
-// sets where build found the regimes' catalog positions (rpos), rather
-// than through each region's list of countries.
+// the region of one of regimes (transferRegimes).
 func (f *Facts) establishedInRegime(regimes []catalog.Jurisdiction) bool {
 	e := f.Request.EstablishedIn
 	if e == "" {
 		return false
 	}
-	if len(f.scr.rpos) == len(regimes) {
-		bit, regions := countryBit(e), jurisdictions().regions
-		for _, p := range f.scr.rpos {
-			if regions[p].countries.hasBit(bit) {
-				return true
-			}
-		}
-		return false
-	}
-	return slices.ContainsFunc(regimes, func(r catalog.Jurisdiction) bool { return slices.Contains(r.Countries, e) })
-}
-
-// needsRepresentative: some regime needs an Art. 27 representative.
-func (f *Facts) needsRepresentative() bool {
-	regimes := f.transferRegimes()
 	for i := range regimes {
-		if f.needsRepresentativeIn(&regimes[i]) {
+		if f.establishedAt(regimes, i, e) {
 			return true
 		}
 	}
@@ -1432,6 +1433,18 @@ func (f *Facts) hasNamed(ids []string) (has, ok bool) {
 	return false, true
 }
 
+// contractPurpose reports whether purpose id is one for which the person
+// must give us details (the contractData clause names what fails without
+// them). A switch, which conditionBits asks once per purpose, rather than
+// a search of the document's purposes for each of these ids.
+func contractPurpose(id string) bool {
+	switch id {
+	case "account", "provide_service", "orders", "marketplace", "payments", "appointments", "customer_support", "enquiries":
+		return true
+	}
+	return false
+}
+
 // conditionBits sets, in c, the conditions that hold: the vocabulary
 // clause conditions are written in (names numbers each one the library
 // uses). It is the compliance facts plus "law:<id>", "jurisdiction:<id>"
@@ -1489,39 +1502,40 @@ func (f *Facts) conditionBits(c *conditionBits, lib *compiledLibrary) {
 	// representative there; one established there does not need one.
 	regimes := f.transferRegimes()
 	c.set("establishedInRegion", f.establishedInRegime(regimes))
-	needs := f.needsRepresentative()
+	needs, missing := false, false
+	for i := range regimes {
+		if f.needsRepresentativeAt(regimes, i) {
+			needs = true
+			missing = missing || f.representativeFor(&regimes[i]) == ""
+		}
+	}
 	c.set("needsRepresentative", needs)
 	if needs {
-		missing := false
-		for i := range regimes {
-			if f.needsRepresentativeIn(&regimes[i]) && f.representativeFor(&regimes[i]) == "" {
-				missing = true
-			}
-		}
 		c.set("hasRepresentative", !missing)
 	}
 	// Third parties that may collect information about a visitor's
 	// activity over time and across websites (Cal. Bus. & Prof. Code
 	// § 22575(b)(6)): advertising, social and embedded-content services,
 	// and any third party under the CCPA.
+	// Each condition is set once, after the loop, rather than once per
+	// service (a many-jurisdiction document has some thirty services).
+	cross, email := false, false
 	for i := range f.Services {
 		s := &f.Services[i]
-		c.set("crossSiteTracking", crossSite(s))
-		c.set("emailTracking", emailTracker(s))
+		cross = cross || crossSite(s)
+		email = email || emailTracker(s)
 		c.setPrefixed("serviceCategory:", s.Category)
 	}
-	// Purposes for which the person must give us details (the clause
-	// names what fails without them).
-	for _, p := range []string{"account", "provide_service", "orders", "marketplace", "payments", "appointments", "customer_support", "enquiries"} {
-		if f.hasPurpose(p) {
-			c.set("contractData", true)
-			break
-		}
-	}
+	c.set("crossSiteTracking", cross)
+	c.set("emailTracking", email)
+	contract := false
 	for i := range f.Purposes {
-		c.setPrefixed("purpose:", f.Purposes[i].ID)
-		c.setPrefixed("basis:", f.Purposes[i].GDPRBasis)
+		p := &f.Purposes[i]
+		contract = contract || contractPurpose(p.ID)
+		c.setPrefixed("purpose:", p.ID)
+		c.setPrefixed("basis:", p.GDPRBasis)
 	}
+	c.set("contractData", contract)
 	// Disclaimer (issue 8, t2): the business type selects the kind of
 	// advice the website's content must not be taken for; affiliate links
 	// said to be absent.

@@ -22,7 +22,8 @@ func withoutPositions(f *Facts) *Facts {
 	return &g
 }
 
-// TestLawsByPosition: the condition bits (establishedInRegime too), the
+// TestLawsByPosition: the condition bits (establishedInRegime and
+// needsRepresentativeAt too), the
 // laws that apply and the listed jurisdictions each covers (lawListed,
 // prepareLaws) are the same found by position as by id, for one, two and
 // every jurisdiction.
@@ -69,6 +70,16 @@ func TestLawsByPosition(t *testing.T) {
 			f.Request.EstablishedIn, g.Request.EstablishedIn = e, e
 			if got, want := f.establishedInRegime(f.transferRegimes()), g.establishedInRegime(g.transferRegimes()); got != want {
 				t.Errorf("%s: established in %q: %v by the regions' sets, %v by their lists", j, e, got, want)
+			}
+			regimes := f.transferRegimes()
+			for i := range regimes {
+				want := f.needsRepresentativeIn(&regimes[i])
+				if got := f.needsRepresentativeAt(regimes, i); got != want {
+					t.Errorf("%s: established in %q: %s needs a representative %v by its set, %v by its list", j, e, regimes[i].ID, got, want)
+				}
+				if got := g.needsRepresentativeAt(g.transferRegimes(), i); got != want {
+					t.Errorf("%s: established in %q: %s needs a representative %v made in code, %v built", j, e, regimes[i].ID, got, want)
+				}
 			}
 		}
 		f.Request.EstablishedIn, g.Request.EstablishedIn = req.EstablishedIn, req.EstablishedIn

@@ -104,7 +104,7 @@ func todos(f *Facts) []compliance.Todo {
 		} else {
 			for i := range regimes {
 				r := &regimes[i]
-				if f.needsRepresentativeIn(r) && f.representativeFor(r) == "" {
+				if f.needsRepresentativeAt(regimes, i) && f.representativeFor(r) == "" {
 					add(r.RepresentativeField, "A business not established in the "+r.Region+" that offers goods or services to people there names its representative there; the policy shows a placeholder.", rprefix(r)+"Art. 13(1)(a), Art. 27")
 				}
 			}
