@@ -233,32 +233,33 @@ func (b *builder) joinRuns(items [][]Inline) []Inline {
 	return out
 }
 
-// joinEach lists items, one run each, in prose, as join does.
-func (b *builder) joinEach(items []Inline) []Inline {
-	if len(items) == 0 {
+// joinCategories lists in prose, as join does, the names of the data
+// categories at catalog positions pos, each the compiled run carrying
+// its escaped form (catalogWords.categoryRuns).
+func (b *builder) joinCategories(pos []int) []Inline {
+	if len(pos) == 0 {
 		return b.join(nil)
 	}
-	return b.putJoined(b.ins.alloc(2*len(items)-1), items)
+	runs, esc := b.words.categoryRuns, b.esc
+	out := b.ins.alloc(2*len(pos) - 1)
+	k := 0
+	for i, p := range pos {
+		out[k] = runs[p][esc]
+		k = b.putSep(out, k+1, i, len(pos))
+	}
+	return out
 }
 
 // appendJoinRuns appends items, runs (one or more), listed in prose to
-// dst, as joinEach lists them.
+// dst, as joinRuns lists them.
 func (b *builder) appendJoinRuns(dst, items []Inline) []Inline {
 	k := len(dst)
 	dst = slices.Grow(dst, 2*len(items)-1)[:k+2*len(items)-1]
-	b.putJoined(dst[k:], items)
-	return dst
-}
-
-// putJoined writes items (one or more) listed in prose to out, which
-// holds exactly them and their separators, and returns out.
-func (b *builder) putJoined(out, items []Inline) []Inline {
-	k := 0
 	for i := range items {
-		out[k] = items[i]
-		k = b.putSep(out, k+1, i, len(items))
+		dst[k] = items[i]
+		k = b.putSep(dst, k+1, i, len(items))
 	}
-	return out
+	return dst
 }
 
 // putSep writes at out[k] the separator that follows item i of n listed
@@ -398,12 +399,6 @@ func (b *builder) categoryName(k int) string {
 	return b.words.categories[b.f.Categories[k].pos]
 }
 
-// categoryRun is categoryName(k) as a run carrying its escaped form
-// (catalogWords.categoryRuns), for appendJoinRuns and joinEach.
-func (b *builder) categoryRun(k int) Inline {
-	return b.words.categoryRuns[b.f.Categories[k].pos][b.esc]
-}
-
 // categoryCell is categoryName(k) as a cell: the compiled run itself,
 // shared.
 func (b *builder) categoryCell(k int) []Inline {
@@ -415,15 +410,15 @@ func (b *builder) categoryCell(k int) []Inline {
 // the data categories whose catalog positions are in set (a purpose's
 // categorySet: its Categories).
 func (b *builder) categoriesIn(set *posSet) []Inline {
-	names := b.nameRuns[:0]
+	names := b.namePos[:0]
 	b.indexPositions()
 	for pos := set.next(0); pos >= 0; pos = set.next(pos + 1) {
-		if k := b.indexAt(b.categoryAt, pos); k >= 0 {
-			names = append(names, b.categoryRun(k))
+		if b.indexAt(b.categoryAt, pos) >= 0 {
+			names = append(names, pos)
 		}
 	}
-	b.nameRuns = names[:0]
-	return b.joinEach(names)
+	b.namePos = names[:0]
+	return b.joinCategories(names)
 }
 
 // indexAt is the index in the facts' categories (at is b.categoryAt)
@@ -475,14 +470,14 @@ func (b *builder) receivedBy(i int) []Inline {
 			}
 		}
 	}
-	names := b.nameRuns[:0]
+	names := b.namePos[:0]
 	for k := range cats {
 		if cats[k].recipientSet.has(i) {
-			names = append(names, b.categoryRun(k))
+			names = append(names, cats[k].pos)
 		}
 	}
-	b.nameRuns = names[:0]
-	cell := b.joinEach(names)
+	b.namePos = names[:0]
+	cell := b.joinCategories(names)
 	if memo {
 		b.receivedCells = append(b.receivedCells, receivedCell{received, cell})
 	}

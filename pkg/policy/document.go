@@ -269,8 +269,9 @@ type builder struct {
 	// its names once more, into runs (join, semicolons): nothing may
 	// take names again between the giving back and that read.
 	names []string
-	// nameRuns is the same for names as runs (joinEach).
-	nameRuns []Inline
+	// namePos is the same for the catalog positions of the categories a
+	// cell names (joinCategories).
+	namePos []int
 
 	// satisfied is the set of checklist positions the included clauses
 	// satisfy; satisfiedAt, kept only for the evidence, says where each
