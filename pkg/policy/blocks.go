@@ -235,6 +235,35 @@ func (b *builder) joinRuns(items [][]Inline) []Inline {
 	return out
 }
 
+// joinCategories lists in prose, as join does, the names of the data
+// categories at catalog positions pos, each the compiled run carrying
+// its escaped form (catalogWords.categoryRuns).
+func (b *builder) joinCategories(pos []int) []Inline {
+	if len(pos) == 0 {
+		return b.join(nil)
+	}
+	runs, esc := b.words.categoryRuns, b.esc
+	out := b.ins.alloc(2*len(pos) - 1)
+	k := 0
+	for i, p := range pos {
+		out[k] = runs[p][esc]
+		k = b.putSep(out, k+1, i, len(pos))
+	}
+	return out
+}
+
+// appendJoinRuns appends items, runs (one or more), listed in prose to
+// dst, as joinRuns lists them.
+func (b *builder) appendJoinRuns(dst, items []Inline) []Inline {
+	k := len(dst)
+	dst = slices.Grow(dst, 2*len(items)-1)[:k+2*len(items)-1]
+	for i := range items {
+		dst[k] = items[i]
+		k = b.putSep(dst, k+1, i, len(items))
+	}
+	return dst
+}
+
 // putSep writes at out[k] the separator that follows item i of n listed
 // in prose, if any, and returns where the next run goes.
 func (b *builder) putSep(out []Inline, k, i, n int) int {
@@ -372,19 +401,26 @@ func (b *builder) categoryName(k int) string {
 	return b.words.categories[b.f.Categories[k].pos]
 }
 
+// categoryCell is categoryName(k) as a cell: the compiled run itself,
+// shared.
+func (b *builder) categoryCell(k int) []Inline {
+	r, esc := &b.words.categoryRuns[b.f.Categories[k].pos], b.esc
+	return r[esc : esc+1 : esc+1]
+}
+
 // categoriesIn lists in prose, in the facts' (catalog) order, the names of
 // the data categories whose catalog positions are in set (a purpose's
 // categorySet: its Categories).
 func (b *builder) categoriesIn(set *posSet) []Inline {
-	names := b.names[:0]
+	names := b.namePos[:0]
 	b.indexPositions()
 	for pos := set.next(0); pos >= 0; pos = set.next(pos + 1) {
-		if k := b.indexAt(b.categoryAt, pos); k >= 0 {
-			names = append(names, b.categoryName(k))
+		if b.indexAt(b.categoryAt, pos) >= 0 {
+			names = append(names, pos)
 		}
 	}
-	b.names = names[:0]
-	return b.join(names)
+	b.namePos = names[:0]
+	return b.joinCategories(names)
 }
 
 // indexAt is the index in the facts' categories (at is b.categoryAt)
@@ -436,14 +472,14 @@ func (b *builder) receivedBy(i int) []Inline {
 			}
 		}
 	}
-	names := b.names[:0]
+	names := b.namePos[:0]
 	for k := range cats {
 		if cats[k].recipientSet.has(i) {
-			names = append(names, b.categoryName(k))
+			names = append(names, cats[k].pos)
 		}
 	}
-	b.names = names[:0]
-	cell := b.join(names)
+	b.namePos = names[:0]
+	cell := b.joinCategories(names)
 	if memo {
 		b.receivedCells = append(b.receivedCells, receivedCell{received, cell})
 	}
@@ -482,7 +518,7 @@ func genCategories(b *builder) {
 	b.newTable(&t, categoriesHeader)
 	for ci := range b.f.Categories {
 		c := &b.f.Categories[ci]
-		t.row(b.str(b.categoryName(ci)), b.examples(c.ID), b.sourcesCell(c.Sources))
+		t.row(b.categoryCell(ci), b.examples(c.ID), b.sourcesCell(c.Sources))
 	}
 	b.emit(t.block())
 }
@@ -705,7 +741,7 @@ func (b *builder) roleCell(r string) []Inline {
 			return c.cell
 		}
 	}
-	cell := b.str(b.label2("role.", r))
+	cell := b.literalRun(b.label2("role.", r))
 	b.roleCells = append(b.roleCells, roleCell{r, cell})
 	return cell
 }
@@ -812,10 +848,10 @@ func (b *builder) makeTransferTable(i int) Block {
 	b.newTable(&t, transfersHeader)
 	t.header, t.head = rw.transferHeader, rw.transferHead
 	var (
-		adequacyCells [4][]Inline // by adequacy's label, made when first used
-		ab            [16]string  // a row's access countries
-		sc            safeguardCells
+		ab [16]string // a row's access countries
+		sc safeguardCells
 	)
+	esc := b.esc
 	names, countries := b.transferCells()
 	for k := range b.f.Services {
 		s := &b.f.Services[k]
@@ -833,23 +869,19 @@ func (b *builder) makeTransferTable(i int) Block {
 		if len(access) > 0 {
 			country = b.labelInlines("transfer.access", extra{phCountry, country}, extra{phAccess, b.join(access)})
 		}
-		var adequacy string
-		ak, sk := 0, safeguardOther
+		ak, sk := adequacyYes, safeguardOther
 		switch basis {
 		case basisAdequacy:
-			adequacy, sk = w.adequacyYes, safeguardAdequacy
+			sk = safeguardAdequacy
 		case basisDPF:
-			adequacy, ak, sk = w.adequacyDPF, 1, safeguardDPF
+			ak, sk = adequacyDPF, safeguardDPF
 		default:
-			adequacy, ak = w.adequacyNo, 2
+			ak = adequacyNo
 			if s.ProviderCountry == "" {
-				adequacy, ak = w.adequacyUnknown, 3
+				ak = adequacyUnknown
 			}
 		}
-		if adequacyCells[ak] == nil {
-			adequacyCells[ak] = b.str(adequacy)
-		}
-		t.row(names[k], country, adequacyCells[ak], sc.cell(b, w, j, sk, b.f.statedOf(i, k)))
+		t.row(names[k], country, w.adequacy[ak][esc:esc+1:esc+1], sc.cell(b, w, j, sk, b.f.statedOf(i, k)))
 	}
 	return t.block()
 }
@@ -876,13 +908,25 @@ func (b *builder) regimeWords() *jurisdictionWords {
 // wording (jurisdictionWords.transfer): the jurisdiction's own label
 // ("adequacy.yes.UK") where it has one. They are compiled with the
 // library: a document for many jurisdictions makes a table per regime,
-// and each had looked up its eight labels.
+// and each had looked up its eight labels. Each is a run in every
+// format, escaped when compiled (escRuns): the adequacy cells are the
+// compiled runs themselves, shared by every table.
 type transferWords struct {
-	adequacyYes, adequacyDPF, adequacyNo, adequacyUnknown string
+	// adequacy holds the adequacy column's cells by adequacyYes etc.
+	adequacy [numAdequacy]escRuns
 	// safeguard holds the safeguards' names by safeguardAdequacy etc.
-	safeguard                    [numSafeguards]string
-	safeguardAlso, safeguardNone string
+	safeguard                    [numSafeguards]escRuns
+	safeguardAlso, safeguardNone escRuns
 }
+
+// The adequacy column's cells (transferWords.adequacy).
+const (
+	adequacyYes = iota
+	adequacyDPF
+	adequacyNo
+	adequacyUnknown
+	numAdequacy
+)
 
 // Safeguards a transfer table's cell starts with, by the transfer's basis
 // (transferWords.safeguard): the adequacy decision, the DPF, or none but
@@ -904,11 +948,14 @@ func compileTransferWords(t *Wording, id string, headers [][][]Inline) (transfer
 		return t.Labels[key]
 	}
 	w := transferWords{
-		adequacyYes: jlabel("adequacy.yes"), adequacyDPF: jlabel("adequacy.dpf"),
-		adequacyNo: jlabel("adequacy.no"), adequacyUnknown: t.Labels["adequacy.unknown"],
-		safeguardAlso: t.Labels["safeguard.also"], safeguardNone: t.Labels["safeguard.unknown"],
+		adequacy: [numAdequacy]escRuns{
+			adequacyYes: literalRuns(jlabel("adequacy.yes")), adequacyDPF: literalRuns(jlabel("adequacy.dpf")),
+			adequacyNo: literalRuns(jlabel("adequacy.no")), adequacyUnknown: literalRuns(t.Labels["adequacy.unknown"]),
+		},
+		safeguardAlso: literalRuns(t.Labels["safeguard.also"]), safeguardNone: literalRuns(t.Labels["safeguard.unknown"]),
 	}
-	w.safeguard[safeguardAdequacy], w.safeguard[safeguardDPF] = jlabel("safeguard.adequacy"), jlabel("safeguard.dpf")
+	w.safeguard[safeguardAdequacy], w.safeguard[safeguardDPF] = literalRuns(jlabel("safeguard.adequacy")), literalRuns(jlabel("safeguard.dpf"))
+	w.safeguard[safeguardOther] = literalRuns("")
 	// The adequacy column is worded by the jurisdiction's law: the
 	// header's own copy, its other cells shared.
 	header := slices.Clone(headers[transfersHeader.n])
@@ -939,7 +986,7 @@ func (sc *safeguardCells) cell(b *builder, w *transferWords, j *catalog.Jurisdic
 			return c.cell
 		}
 	}
-	cell := b.safeguardCell(w, j, w.safeguard[sk], stated)
+	cell := b.safeguardCell(w, j, sk, stated)
 	if sc.n < len(sc.cells) {
 		sc.cells[sc.n] = safeguardCell{sk, stated, cell}
 		sc.n++
@@ -948,42 +995,53 @@ func (sc *safeguardCells) cell(b *builder, w *transferWords, j *catalog.Jurisdic
 }
 
 // safeguardCell says what a transfer out of regime j's region rests on:
-// safeguard (empty for none but those stated) and the mechanisms stated
-// for it, but for the implied certification, which is the DPF basis and
-// never named here.
-func (b *builder) safeguardCell(w *transferWords, j *catalog.Jurisdiction, safeguard string, stated []string) []Inline {
+// safeguard sk (safeguardOther for none but those stated) and the
+// mechanisms stated for it, but for the implied certification, which is
+// the DPF basis and never named here. Every run carries its escaped form
+// (the words compiled, the mechanisms' names escaped once per document),
+// as do the library's: a document for many jurisdictions has a cell in
+// each row of each regime's table.
+func (b *builder) safeguardCell(w *transferWords, j *catalog.Jurisdiction, sk int, stated []string) []Inline {
 	var (
-		nb [8]string  // the named mechanisms
-		cb [16]Inline // the cell, composed here and copied once
+		nb [8]Inline  // the named mechanisms
+		cb [24]Inline // the cell, composed here and copied once
 	)
-	named := nb[:0]
+	named, firstNamed := nb[:0], -1
 	for _, m := range stated {
 		if m != j.Certification {
-			named = append(named, b.mechanism(m))
+			k := b.mechanism(m)
+			if len(named) == 0 {
+				firstNamed = k
+			}
+			named = append(named, b.mechanisms[k].name)
 		}
 	}
+	esc, safeguard := b.esc, &w.safeguard[sk]
+	period := b.safe(".")
 	cell := cb[:0]
 	switch {
-	case len(named) > 0 && safeguard != "":
-		cell = append(cell, plain(safeguard), plain("; "), plain(w.safeguardAlso), plain(" "))
-		cell = append(b.appendJoin(cell, named, sepLast), plain("."))
+	case len(named) > 0 && sk != safeguardOther:
+		cell = append(cell, safeguard[esc], b.seps[sepSemicolon], w.safeguardAlso[esc], b.safe(" "))
+		cell = append(b.appendJoinRuns(cell, named), period)
 	case len(named) > 0:
 		// With a capital first letter, as caseFirst writes it.
-		if first, rest, split := splitFirst(named[0], true); split {
-			cell, named[0] = append(cell, plain(first)), rest
+		if m := &b.mechanisms[firstNamed]; m.split {
+			cell, named[0] = append(cell, m.first), m.rest
 		}
-		cell = append(b.appendJoin(cell, named, sepLast), plain("."))
-	case safeguard == "":
-		cell = append(cell, plain(w.safeguardNone), plain("."))
+		cell = append(b.appendJoinRuns(cell, named), period)
+	case sk == safeguardOther:
+		cell = append(cell, w.safeguardNone[esc], period)
 	default:
-		cell = append(cell, plain(safeguard), plain("."))
+		cell = append(cell, safeguard[esc], period)
 	}
 	return b.ins.copy(cell)
 }
 
 // transferCells are the name and country cells of the facts' services
 // (by position), which read the same in every regime's transfer table:
-// made once per document, when the first table asks for them.
+// made once per document, when the first table asks for them, with the
+// countries' names escaped (literalRun, from the escape memo) once rather
+// than in each row.
 func (b *builder) transferCells() (names, countries [][]Inline) {
 	if b.transferCellsDone {
 		return b.serviceNames(), b.transferCountries
@@ -994,7 +1052,7 @@ func (b *builder) transferCells() (names, countries [][]Inline) {
 	for k := range b.f.Services {
 		s := &b.f.Services[k]
 		if s.ProviderCountry != "" {
-			countries = append(countries, b.str(b.country(s.ProviderCountry)))
+			countries = append(countries, b.literalRun(b.country(s.ProviderCountry)))
 			continue
 		}
 		if unknown == nil {
@@ -1007,8 +1065,9 @@ func (b *builder) transferCells() (names, countries [][]Inline) {
 }
 
 // serviceNames are the cells of the facts' services' names, by position,
-// made once per document: the services, transfer and cookie tables name
-// each service, the transfer tables once per regime.
+// made once per document with their escaped forms (literalRun, from the
+// escape memo): the services, transfer and cookie tables name each
+// service, the transfer tables once per regime.
 func (b *builder) serviceNames() [][]Inline {
 	if b.serviceNamesDone {
 		return b.serviceNameCells
@@ -1016,7 +1075,7 @@ func (b *builder) serviceNames() [][]Inline {
 	b.serviceNamesDone = true
 	names := b.serviceNameCells[:0]
 	for k := range b.f.Services {
-		names = append(names, b.str(b.f.Services[k].Name))
+		names = append(names, b.literalRun(b.f.Services[k].Name))
 	}
 	b.serviceNameCells = names
 	return names
@@ -1046,20 +1105,32 @@ func (b *builder) appendJoin(dst []Inline, items []string, last int) []Inline {
 	return dst
 }
 
-// mechanism is the name of transfer mechanism m, looked up once per
-// document: the transfer tables name a few mechanisms in many rows.
-func (b *builder) mechanism(m string) string {
-	for _, n := range b.mechanisms {
-		if sameString(n.id, m) {
-			return n.name
+// mechanism is the index in b.mechanisms of transfer mechanism m's name,
+// looked up and escaped once per document: the transfer tables name a
+// few mechanisms in many rows.
+func (b *builder) mechanism(m string) int {
+	for k := range b.mechanisms {
+		if sameString(b.mechanisms[k].id, m) {
+			return k
 		}
 	}
 	name := b.label2("mechanism.", m)
-	b.mechanisms = append(b.mechanisms, mechanismName{m, name})
-	return name
+	n := mechanismName{id: m, name: b.literal(name)}
+	if first, rest, split := splitFirst(name, true); split {
+		n.first, n.rest, n.split = b.safe(first), b.literal(rest), true
+	}
+	b.mechanisms = append(b.mechanisms, n)
+	return len(b.mechanisms) - 1
 }
 
-type mechanismName struct{ id, name string }
+// mechanismName is a transfer mechanism's name as a run carrying its
+// escaped form (literal), and, when split is set, as its first letter
+// upper-cased and the rest (splitFirst), for a cell that starts with it.
+type mechanismName struct {
+	id                string
+	name, first, rest Inline
+	split             bool
+}
 
 // genRepresentatives names the Art. 27 representative in each regime's
 // region where the business is not established.
@@ -1335,7 +1406,7 @@ func genRetentionCategories(b *builder) {
 		default:
 			cell = b.str("")
 		}
-		t.row(b.str(b.categoryName(ci)), cell)
+		t.row(b.categoryCell(ci), cell)
 	}
 	b.emit(t.block())
 }
@@ -1682,7 +1753,7 @@ func genUSShared(b *builder) {
 			to = addUnique(to, b.serviceCategory(si))
 		}
 		if len(to) > 0 {
-			t.row(b.str(b.categoryName(i)), b.join(to))
+			t.row(b.categoryCell(i), b.join(to))
 		}
 	}
 	b.emit(t.block())

@@ -53,7 +53,7 @@ func TestSafeguardCells(t *testing.T) {
 	for k := range 2 * len(sc.cells) {
 		stated := []string{"uk_addendum", fmt.Sprint("m", k)}
 		got := inlinesText(sc.cell(b, w, j, safeguardOther, stated))
-		want := inlinesText(b.safeguardCell(w, j, "", stated))
+		want := inlinesText(b.safeguardCell(w, j, safeguardOther, stated))
 		if got != want {
 			t.Errorf("key %d: cell %q, want %q", k, got, want)
 		}
@@ -452,7 +452,8 @@ func TestCompiledTableWords(t *testing.T) {
 		if v, ok := en.Labels["adequacy.yes."+id]; ok {
 			wantYes = v
 		}
-		if jw.transfer.adequacyYes != wantYes || jw.transfer.safeguardNone != en.Labels["safeguard.unknown"] {
+		if jw.transfer.adequacy[adequacyYes][escNone].Text != wantYes || jw.transfer.safeguardNone[escNone].Text != en.Labels["safeguard.unknown"] ||
+			jw.transfer.adequacy[adequacyYes][escMarkdown].URL != mdEscape(wantYes) {
 			t.Errorf("%s: transfer words %+v", id, jw.transfer)
 		}
 	}
@@ -489,5 +490,62 @@ func TestCompiledTableWords(t *testing.T) {
 	}
 	if withEntity == 0 {
 		t.Error("no catalog service names an EU entity; the test needs one that does")
+	}
+}
+
+// TestEscapedRuns checks every run the builder hands over already
+// escaped (Inline.esc) against escaping its text, in a document for
+// many jurisdictions in each format that escapes, and that the transfer
+// and category cells are among them.
+func TestEscapedRuns(t *testing.T) {
+	c := mustCatalog(t)
+	for _, format := range []string{"markdown", "html"} {
+		req := Request{Type: "privacy", BusinessName: "Runs Ltd", WebsiteURL: "https://runs.example", BusinessType: "marketplace",
+			Language: "en", Jurisdiction: "EU,UK,CH,BR,US-CA", Format: format, CollectsPayments: true, CollectsUserData: true,
+			UsesAnalytics: true, ThirdPartyServices: serviceMix(c)}
+		completeRequest(&req)
+		st := new(state)
+		doc, _, _, err := st.compose(req, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, escape := escMarkdown, mdEscape
+		if format == "html" {
+			want, escape = escHTML, htmlEscape
+		}
+		var cells, plainCells int
+		check := func(ins []Inline, cell bool) {
+			for _, in := range ins {
+				if in.Kind != Plain {
+					continue
+				}
+				if in.esc == escNone {
+					if cell {
+						plainCells++
+					}
+					continue
+				}
+				if cell {
+					cells++
+				}
+				if in.esc != want || in.URL != escape(in.Text) {
+					t.Errorf("%s: run %q carries %d %q", format, in.Text, in.esc, in.URL)
+				}
+			}
+		}
+		for _, blk := range doc.Blocks {
+			check(blk.Inlines, false)
+			for _, it := range blk.Items {
+				check(it, false)
+			}
+			for _, r := range blk.Rows {
+				for _, cell := range r {
+					check(cell, true)
+				}
+			}
+		}
+		if cells < 2*plainCells {
+			t.Errorf("%s: %d escaped runs in cells, %d not", format, cells, plainCells)
+		}
 	}
 }

@@ -184,6 +184,14 @@ type literal struct {
 	shown, wholeMD, wholeHTML string
 }
 
+// escRuns are a run of plain text as the document's inline for each
+// value of Inline.esc, escaped when the library is compiled
+// (literalRuns): a builder takes the one for its document's format.
+type escRuns = [3]Inline
+
+// literalRuns is text's escRuns, as literalSegment makes them.
+func literalRuns(text string) escRuns { return *literalSegment(text).runs }
+
 // literalSegment is the segment of a literal run.
 func literalSegment(text string) segment {
 	lit := &literal{md: mdEscape(text), html: htmlEscape(text)}
@@ -415,6 +423,9 @@ type catalogWords struct {
 	jurisdictions []jurisdictionWords
 	purposes      []purposeWords
 	categories    []string // "category.<id>"
+	// categoryRuns are the categories' names as runs (literalRuns): the
+	// tables list them in many cells.
+	categoryRuns []escRuns
 	// categoriesLower are the categories' names with a lower-case first
 	// letter, as runs (lowerRuns): the summary lists them in prose.
 	categoriesLower []lowerRuns
@@ -497,6 +508,7 @@ func compileWords(t *Wording, cat *catalog.Catalog, laws []string) *catalogWords
 		purposes:        make([]purposeWords, len(cat.Purposes)),
 		categories:      make([]string, len(cat.DataCategories)),
 		categoriesLower: make([]lowerRuns, len(cat.DataCategories)),
+		categoryRuns:    make([]escRuns, len(cat.DataCategories)),
 		headers:         headerCells(t),
 		ccpaLetters:     make([][]Inline, len(ccpaLetters)),
 	}
@@ -540,6 +552,7 @@ func compileWords(t *Wording, cat *catalog.Catalog, laws []string) *catalogWords
 	for i := range cat.DataCategories {
 		w.categories[i] = t.Labels["category."+cat.DataCategories[i].ID]
 		w.categoriesLower[i] = makeLowerRuns(w.categories[i])
+		w.categoryRuns[i] = literalRuns(w.categories[i])
 	}
 	for i, id := range laws {
 		w.lawNames[i] = t.Labels["law."+id]

@@ -248,6 +248,9 @@ type builder struct {
 	// esc is the format the document is built for, whose escaped library
 	// text its inlines carry (Inline.esc).
 	esc uint8
+	// memo is the language's escape memo (Document.escaped), which
+	// literal takes escaped text from.
+	memo *escapeMemo
 
 	ins   arena[Inline]
 	cells arena[[]Inline]
@@ -272,6 +275,9 @@ type builder struct {
 	// its names once more, into runs (join, semicolons): nothing may
 	// take names again between the giving back and that read.
 	names []string
+	// namePos is the same for the catalog positions of the categories a
+	// cell names (joinCategories).
+	namePos []int
 
 	// satisfied is the set of checklist positions the included clauses
 	// satisfy; satisfiedAt, kept only for the evidence, says where each
@@ -369,14 +375,26 @@ const (
 // literal is s as a plain run carrying its escaped form for the
 // document's format, as expand makes the clause library's literal text.
 // For words the document repeats (the separators): escaping is then
-// done once per document, not once per run.
+// done once per document, not once per run. A label or catalog text the
+// language's escape memo holds (a mechanism's name, a service's) is
+// taken from it rather than escaped: a look-up costs less than a scan of
+// all but the shortest text.
 func (b *builder) literal(s string) Inline {
 	in := Inline{Kind: Plain, Text: s}
-	switch b.esc {
-	case escMarkdown:
-		in.esc, in.URL = escMarkdown, mdEscape(s)
-	case escHTML:
-		in.esc, in.URL = escHTML, htmlEscape(s)
+	if b.esc == escNone {
+		return in
+	}
+	in.esc = b.esc
+	l := b.memo.get(s)
+	switch {
+	case l == nil && b.esc == escMarkdown:
+		in.URL = mdEscape(s)
+	case l == nil:
+		in.URL = htmlEscape(s)
+	case b.esc == escMarkdown:
+		in.URL = l.md
+	default:
+		in.URL = l.html
 	}
 	return in
 }
@@ -530,6 +548,19 @@ func (b *builder) formatDate() string {
 // the same memory (as labelCache's key parts usually are).
 func sameString(a, b string) bool {
 	return len(a) == len(b) && (unsafe.StringData(a) == unsafe.StringData(b) || a == b)
+}
+
+// safe is s as a plain run that neither format escapes (letters, digits,
+// '.', ' ', any byte from 0x80), carrying itself as its escaped form:
+// the renderer copies it without a scan or a look-up in the escape memo.
+// For the short runs the builder writes many times: a period, a capital
+// split off.
+func (b *builder) safe(s string) Inline {
+	in := Inline{Kind: Plain, Text: s}
+	if b.esc != escNone {
+		in.esc, in.URL = b.esc, s
+	}
+	return in
 }
 
 // literalRun is s as one run of plain text carrying its escaped form
@@ -1103,7 +1134,7 @@ func (b *builder) caseFirst(ins []Inline, upper bool) []Inline {
 		return ins
 	}
 	out := b.ins.alloc(len(ins) + 1)
-	out[0] = Inline{Kind: Plain, Text: first}
+	out[0] = b.safe(first) // a letter, or bytes from 0x80
 	out[1] = Inline{Kind: Plain, Text: rest}
 	copy(out[2:], ins[1:])
 	return out

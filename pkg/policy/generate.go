@@ -169,6 +169,7 @@ func (st *state) compose(req Request, evidence bool) (*Document, *Facts, []*comp
 		b.esc = escNone
 	}
 	st.doc = Document{escaped: lib.compiled.escaped[req.Language], links: lib.compiled.links[req.Language]}
+	b.memo = st.doc.escaped
 	if err := b.build(p, facts.applicable, &st.doc, evidence); err != nil {
 		var gap *GapError
 		if errors.As(err, &gap) {
