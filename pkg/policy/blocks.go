@@ -1138,10 +1138,10 @@ func genRepresentatives(b *builder) {
 	regimes := b.f.transferRegimes()
 	multi := len(b.byJurisdiction) > 0
 	for i := range regimes {
-		r := &regimes[i]
-		if !b.f.needsRepresentativeIn(r) {
+		if !b.f.needsRepresentativeAt(regimes, i) {
 			continue
 		}
+		r := &regimes[i]
 		if multi {
 			b.useJurisdiction(r)
 		}

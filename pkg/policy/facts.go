@@ -1303,15 +1303,10 @@ func regionOf(r *catalog.Jurisdiction) *regionSets {
 	return g
 }
 
-// needsRepresentativeIn: a controller not established in r's region names
-// its Art. 27 representative there (one established there does not).
-func (f *Facts) needsRepresentativeIn(r *catalog.Jurisdiction) bool {
-	e := f.Request.EstablishedIn
-	return f.gdprFamily() && r.RepresentativeField != "" && e != "" && !slices.Contains(r.Countries, e)
-}
-
-// needsRepresentativeAt is needsRepresentativeIn for regime i of regimes
-// (transferRegimes), whose country set establishedAt tests.
+// needsRepresentativeAt: a controller not established in the region of
+// regime i of regimes (transferRegimes), by the country set
+// establishedAt tests, names its Art. 27 representative there (one
+// established there does not).
 func (f *Facts) needsRepresentativeAt(regimes []catalog.Jurisdiction, i int) bool {
 	e := f.Request.EstablishedIn
 	return f.gdprFamily() && regimes[i].RepresentativeField != "" && e != "" && !f.establishedAt(regimes, i, e)

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/policygen/policygen/pkg/catalog"
 	"github.com/policygen/policygen/pkg/compliance"
 )
 
@@ -73,7 +74,7 @@ func TestLawsByPosition(t *testing.T) {
 			}
 			regimes := f.transferRegimes()
 			for i := range regimes {
-				want := f.needsRepresentativeIn(&regimes[i])
+				want := needsRepresentativeByList(f, &regimes[i])
 				if got := f.needsRepresentativeAt(regimes, i); got != want {
 					t.Errorf("%s: established in %q: %s needs a representative %v by its set, %v by its list", j, e, regimes[i].ID, got, want)
 				}
@@ -151,4 +152,13 @@ func TestTransferMechanismsByJurisdiction(t *testing.T) {
 	if jt.mechanisms["no-such-mechanism"] != nil {
 		t.Error("an unknown mechanism is known")
 	}
+}
+
+// needsRepresentativeByList is needsRepresentativeAt's rule worked out
+// through the region's list of countries, TestLawsByPosition's
+// reference: a controller not established in r's region names its
+// Art. 27 representative there.
+func needsRepresentativeByList(f *Facts, r *catalog.Jurisdiction) bool {
+	e := f.Request.EstablishedIn
+	return f.gdprFamily() && r.RepresentativeField != "" && e != "" && !slices.Contains(r.Countries, e)
 }
