@@ -384,9 +384,16 @@ func (f *Facts) build(req Request) error {
 		if noQuebec {
 			set.remove(&tl.quebec)
 		}
-		for i := set.next(0); i >= 0; i = set.next(i + 1) {
-			f.Laws = append(f.Laws, tl.laws[i])
-			f.named |= tl.named[i]
+		// Each run of consecutive positions is copied in one piece: a Law
+		// is a dozen words, which a copy of each of a document's sixty
+		// laws moved one at a time.
+		for i := set.next(0); i >= 0; {
+			j := set.nextMissing(i)
+			f.Laws = append(f.Laws, tl.laws[i:j]...)
+			for _, n := range tl.named[i:j] {
+				f.named |= n
+			}
+			i = set.next(j)
 		}
 	}
 	if len(f.Laws) == 0 {
@@ -650,46 +657,55 @@ func (f *Facts) build(req Request) error {
 // position of the first with its own transfer regime (-1: none).
 func (f *Facts) parseJurisdictions(cat *catalog.Catalog, jt *jurisdictionTable, list string) (primary int, err error) {
 	s := &f.scr
-	jids := s.jids[:0]
-	for rest := list; ; {
-		id, after, more := strings.Cut(rest, ",")
-		jids = append(jids, id)
-		if !more {
-			break
-		}
-		rest = after
-	}
-	s.jids = jids
 	// Each jurisdiction is looked up once, for its position, which finds
-	// its laws and its region.
-	jpos := s.jpos[:0]
+	// its laws and its region. A canonical list (ParseRequest's) is in
+	// catalog order: the next id is mostly one of the next few catalog
+	// entries, compared with the list where it stands (no search for the
+	// comma) before the list is cut and the map is asked.
+	jids, jpos := s.jids[:0], s.jpos[:0]
 	primary = -1
 	next := 0 // the catalog position after the last one found
-	for _, id := range jids {
-		// A canonical list (ParseRequest's) is in catalog order: the id
-		// is mostly one of the next few catalog entries, compared with
-		// them before the map is asked.
-		p, ok := -1, false
+	for rest := list; ; {
+		p, n := -1, 0
 		for k := next; k < min(next+4, len(cat.Jurisdictions)); k++ {
-			if cat.Jurisdictions[k].ID == id {
-				p, ok = k, true
+			if id := cat.Jurisdictions[k].ID; strings.HasPrefix(rest, id) && (len(rest) == len(id) || rest[len(id)] == ',') {
+				p, n = k, len(id)
 				break
 			}
 		}
-		if !ok {
-			p, ok = jt.pos[id]
+		if p < 0 {
+			if n = strings.IndexByte(rest, ','); n < 0 {
+				n = len(rest)
+			}
+			var ok bool
+			if p, ok = jt.pos[rest[:n]]; !ok {
+				return -1, fmt.Errorf("policy: unknown jurisdiction %q", rest[:n])
+			}
 		}
-		if !ok {
-			return -1, fmt.Errorf("policy: unknown jurisdiction %q", id)
-		}
+		jids = append(jids, rest[:n])
 		next = p + 1
 		jpos = append(jpos, p)
-		f.Jurisdictions = append(f.Jurisdictions, cat.Jurisdictions[p])
 		if primary < 0 && len(cat.Jurisdictions[p].TransferMechanisms) > 0 {
-			primary = len(f.Jurisdictions) - 1
+			primary = len(jpos) - 1
 		}
+		if n == len(rest) {
+			break
+		}
+		rest = rest[n+1:]
 	}
+	s.jids = jids
 	s.jpos = jpos
+	// The jurisdictions are copied from the catalog a run of consecutive
+	// positions at a time (a canonical list of many is mostly one run):
+	// a Jurisdiction is a score of words.
+	for i := 0; i < len(jpos); {
+		j := i + 1
+		for j < len(jpos) && jpos[j] == jpos[j-1]+1 {
+			j++
+		}
+		f.Jurisdictions = append(f.Jurisdictions, cat.Jurisdictions[jpos[i]:jpos[j-1]+1]...)
+		i = j
+	}
 	if len(s.listed) != len(jt.regions) {
 		s.listed = make([]uint64, len(jt.regions))
 	}
