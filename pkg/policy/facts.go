@@ -257,32 +257,32 @@ type factScratch struct {
 	stated    [][]string
 	statedBuf []string
 	// mechanisms are the transfer mechanisms the request's safeguards
-	// name (the first few), each with the jurisdictions that know it, as
-	// build found them (knownBy): a request names a few, for many
-	// services.
+	// name (the first few), each with its bit, as build found them
+	// (mechanismBit): a request names a few, for many services.
 	mechanisms []knownMechanism
 }
 
-// knownMechanism is a transfer mechanism with the positions of the
-// jurisdictions whose TransferMechanisms name it (nil: none).
+// knownMechanism is a transfer mechanism with its bit
+// (jurisdictionTable.mechanismBit; 0: no jurisdiction knows it).
 type knownMechanism struct {
-	name  string
-	known *posSet
+	name string
+	bit  uint64
 }
 
-// knownBy is jt.mechanisms[m], found among those the document looked up
-// before, when it is one of them, by comparing names rather than hashing.
-func (s *factScratch) knownBy(jt *jurisdictionTable, m string) *posSet {
+// mechanismBit is jt.mechanismBit[m], found among those the document
+// looked up before, when it is one of them, by comparing names rather
+// than hashing.
+func (s *factScratch) mechanismBit(jt *jurisdictionTable, m string) uint64 {
 	for i := range s.mechanisms {
 		if s.mechanisms[i].name == m {
-			return s.mechanisms[i].known
+			return s.mechanisms[i].bit
 		}
 	}
-	k := jt.mechanisms[m]
+	b := jt.mechanismBit[m]
 	if len(s.mechanisms) < 8 {
-		s.mechanisms = append(s.mechanisms, knownMechanism{m, k})
+		s.mechanisms = append(s.mechanisms, knownMechanism{m, b})
 	}
-	return k
+	return b
 }
 
 // reset empties f for the next document, keeping every slice's storage.
@@ -454,24 +454,23 @@ func (f *Facts) build(req Request) error {
 		// A provider of unknown country may be outside the region: the
 		// document says so rather than that nothing is transferred.
 		extra := req.TransferSafeguards[sv.ID]
-		var kb [4]*posSet
-		known := kb[:0] // for each of extra, the jurisdictions that know it
-		var knownAny posSet
+		var eb [4]uint64
+		bits := eb[:0] // the bit of each of extra
+		var extraBits uint64
 		for _, m := range extra {
-			k := s.knownBy(jt, m)
-			known = append(known, k)
-			if k != nil {
-				knownAny.union(k)
-			}
+			b := s.mechanismBit(jt, m)
+			bits = append(bits, b)
+			extraBits |= b
 		}
 		for i := range regimes {
 			p := rpos[i]
 			// The catalog's answer, unless the regime's law knows one of
-			// the safeguards the request adds: then it is worked out
-			// with them.
-			stated, t := u.statedIn(p), u.basis[p]
-			if knownAny.has(p) {
-				stated = f.appendStated(p, stated, extra, known)
+			// the safeguards the request adds and the provider does not
+			// state it there: then it is worked out with them.
+			stated, statedBits := u.statedIn(p)
+			t := u.basis[p]
+			if add := extraBits & jt.knownBits[p] &^ statedBits; add != 0 {
+				stated = f.appendStated(stated, add, extra, bits)
 				if u.out.has(p) {
 					t = uint8(transferBasis(&regimes[i], sf, stated, u.providerOK.has(p), u.accessOK.has(p))) + 1
 				}
@@ -905,21 +904,24 @@ type serviceUse struct {
 }
 
 // statedMechanisms are the transfer mechanisms stated for the
-// jurisdiction at catalog position pos.
+// jurisdiction at catalog position pos, with their bits
+// (jurisdictionTable.mechanismBit).
 type statedMechanisms struct {
 	pos        int
 	mechanisms []string
+	bits       uint64
 }
 
 // statedIn is the mechanisms the service's provider states for the
-// jurisdiction at catalog position pos (its catalog entry's Transfers).
-func (u *serviceUse) statedIn(pos int) []string {
+// jurisdiction at catalog position pos (its catalog entry's Transfers),
+// with their bits.
+func (u *serviceUse) statedIn(pos int) ([]string, uint64) {
 	for i := range u.stated {
 		if u.stated[i].pos == pos {
-			return u.stated[i].mechanisms
+			return u.stated[i].mechanisms, u.stated[i].bits
 		}
 	}
-	return nil
+	return nil, 0
 }
 
 // categoryUse is one data category of a service: what add works out for
@@ -961,13 +963,18 @@ var serviceUses = sync.OnceValue(func() map[string]*serviceUse {
 		}
 		for id, ms := range sv.Transfers {
 			if p, ok := jt.pos[id]; ok {
-				u.stated = append(u.stated, statedMechanisms{p, ms})
+				var bits uint64
+				for _, m := range ms {
+					bits |= jt.mechanismBit[m]
+				}
+				u.stated = append(u.stated, statedMechanisms{p, ms, bits})
 			}
 		}
 		u.basis = make([]uint8, len(jt.regions))
 		for p := range jt.regions {
 			if u.out.has(p) {
-				u.basis[p] = uint8(transferBasis(&c.Jurisdictions[p], &ServiceFact{Service: sv}, u.statedIn(p), u.providerOK.has(p), u.accessOK.has(p))) + 1
+				stated, _ := u.statedIn(p)
+				u.basis[p] = uint8(transferBasis(&c.Jurisdictions[p], &ServiceFact{Service: sv}, stated, u.providerOK.has(p), u.accessOK.has(p))) + 1
 			}
 		}
 		for _, p := range sc.Purposes {
@@ -1122,35 +1129,29 @@ func (f *Facts) statedOf(i, k int) []string {
 	return f.scr.stated[k*len(f.transferRegimes())+i]
 }
 
-// appendStated works out statedOf's answer for a service under the
-// regime at catalog position p, stated being the mechanisms its catalog
-// entry states there (its Transfers) and extra the safeguards the request
-// states for it, known[k] the catalog positions of the jurisdictions
-// whose TransferMechanisms name extra[k] (jurisdictionTable.mechanisms).
-// The catalog's list is used as it is when the request adds nothing to
-// it; a longer one is made in statedBuf, so that the facts copy no
-// service entry.
-func (f *Facts) appendStated(p int, stated, extra []string, known []*posSet) []string {
-	start := -1
+// appendStated works out statedOf's answer for a service under a regime
+// whose law knows some of the safeguards the request states for it that
+// its provider does not state there: stated being the mechanisms its
+// catalog entry states there (its Transfers), extra the request's
+// safeguards, bits the bit of each (jurisdictionTable.mechanismBit) and
+// add those of the ones to add. The list is the catalog's followed by
+// those, each once, in the request's order, made in statedBuf, so that
+// the facts copy no service entry (the catalog's list is used as it is
+// when the request adds nothing to it: build does not call then).
+func (f *Facts) appendStated(stated []string, add uint64, extra []string, bits []uint64) []string {
+	buf := f.scr.statedBuf
+	start := len(buf)
+	if len(stated) > 0 {
+		buf = append(buf, stated...)
+	}
 	for k, m := range extra {
-		if known[k] == nil || !known[k].has(p) {
-			continue // it counts for the regime whose law knows it
-		}
-		if start < 0 {
-			if slices.Contains(stated, m) {
-				continue
-			}
-			start = len(f.scr.statedBuf)
-			f.scr.statedBuf = append(f.scr.statedBuf, stated...)
-		}
-		if buf := f.scr.statedBuf; !slices.Contains(buf[start:], m) {
-			f.scr.statedBuf = append(buf, m)
+		if b := bits[k]; add&b != 0 {
+			buf = append(buf, m)
+			add &^= b
 		}
 	}
-	if start < 0 {
-		return stated
-	}
-	return f.scr.statedBuf[start:len(f.scr.statedBuf):len(f.scr.statedBuf)]
+	f.scr.statedBuf = buf
+	return buf[start:len(buf):len(buf)]
 }
 
 // transfersOut reports whether a service's provider is, or may access the
@@ -1213,24 +1214,31 @@ type regionSets struct {
 type jurisdictionTable struct {
 	pos     map[string]int
 	regions []regionSets
-	// mechanisms are, by transfer mechanism, the positions of the
-	// jurisdictions whose TransferMechanisms name it: a request's
-	// safeguard for a service counts under the regimes whose law knows
-	// it (appendStated), found once for the service rather than compared
-	// with each regime's list.
-	mechanisms map[string]*posSet
+	// mechanismBit numbers each transfer mechanism some jurisdiction's
+	// law knows (its TransferMechanisms, of the catalog's nine) with a
+	// bit, and knownBits are, by catalog position, the bits of those the
+	// jurisdiction's law knows: a request's safeguard for a service
+	// counts under the regimes whose law knows it (appendStated), which
+	// build tests for all the safeguards and each regime at once.
+	mechanismBit map[string]uint64
+	knownBits    []uint64
 }
 
 // jurisdictions is the catalog's jurisdictionTable, made on first use.
 var jurisdictions = sync.OnceValue(func() *jurisdictionTable {
 	js := cat().Jurisdictions
-	t := &jurisdictionTable{pos: make(map[string]int, len(js)), regions: make([]regionSets, len(js)), mechanisms: map[string]*posSet{}}
+	t := &jurisdictionTable{pos: make(map[string]int, len(js)), regions: make([]regionSets, len(js)), mechanismBit: map[string]uint64{}, knownBits: make([]uint64, len(js))}
 	for i, j := range js {
 		for _, m := range j.TransferMechanisms {
-			if t.mechanisms[m] == nil {
-				t.mechanisms[m] = &posSet{}
+			b, ok := t.mechanismBit[m]
+			if !ok {
+				if len(t.mechanismBit) >= 64 {
+					panic("policy: more than 64 transfer mechanisms")
+				}
+				b = 1 << len(t.mechanismBit)
+				t.mechanismBit[m] = b
 			}
-			t.mechanisms[m].add(i)
+			t.knownBits[i] |= b
 		}
 		r := &t.regions[i]
 		for _, c := range j.Countries {
