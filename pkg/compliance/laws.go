@@ -105,6 +105,9 @@ type Requirement struct {
 	// looking its facts up by name; an item made otherwise has none.
 	when    uint64
 	whenSet bool
+	// flag is the catalog entry of a not-modelled item's FlagCode, set on
+	// load, which Flags raises without looking the code up (nil: none).
+	flag *flagEntry
 }
 
 // Position is l's position among the laws LoadLaws returned (-1 for a
@@ -409,7 +412,11 @@ func LoadLaws(fsys fs.FS, dir string) ([]Law, error) {
 			n++
 		}
 		for j := range laws[i].NotModelled {
-			laws[i].NotModelled[j].pos = -1
+			r := &laws[i].NotModelled[j]
+			r.pos = -1
+			if k, ok := catalogIndex()[r.FlagCode]; ok {
+				r.flag = &flagEntries()[k]
+			}
 		}
 		l.items = pointersTo(l.Requirements)
 	}

@@ -628,9 +628,10 @@ func Flags(in Input) []Flag {
 	// twice at every comparison. The result is a slice of their number.
 	var fb [16]Flag
 	out := fb[:0]
-	// key holds, for each of out, its severity and its code's rank as one
-	// number, in the order the flags sort by; entry its catalog entry.
-	var kb [len(fb)]int
+	// key holds, for each of out, its severity, its code's rank and its
+	// position in out as one number (flagKey), in the order the flags
+	// sort by; entry its catalog entry.
+	var kb [len(fb)]uint64
 	key := kb[:0]
 	var eb [len(fb)]*flagEntry
 	entry := eb[:0]
@@ -646,7 +647,7 @@ func Flags(in Input) []Flag {
 		}
 		if c, ok := e.citation(law); ok {
 			out = append(out, d.flag(law, c, subject))
-			key = append(key, severityOrder(d.Severity)<<32|e.rank)
+			key = append(key, flagKey(d.Severity, e.rank, len(key)))
 			entry = append(entry, e)
 		}
 	}
@@ -759,7 +760,11 @@ func Flags(in Input) []Flag {
 	for li := range in.Laws {
 		l := &in.Laws[li]
 		for ri := range l.NotModelled {
-			e := mustLookup(l.NotModelled[ri].FlagCode)
+			r := &l.NotModelled[ri]
+			e := r.flag
+			if e == nil || e.def.Code != r.FlagCode {
+				e = mustLookup(r.FlagCode) // an item made otherwise
+			}
 			i := slices.Index(entry, e)
 			if i < 0 {
 				raise(e, "", l.ShortName)
@@ -773,35 +778,49 @@ func Flags(in Input) []Flag {
 	if len(out) == 0 {
 		return nil
 	}
-	// By severity and code (their key), law and subject, each compared
-	// only when the ones before are equal: each flag is inserted in
-	// order after those that do not come after it (stable). A document
-	// has a dozen flags, whose comparisons are mostly of two numbers: a
-	// sort calling a comparison function cost more than the comparing.
-	var ob [len(fb)]int
-	order := ob[:0]
-	for i := range out {
-		k := len(order)
-		order = append(order, i)
-		for ; k > 0 && flagBefore(&out[i], &out[order[k-1]], key[i], key[order[k-1]]); k-- {
-			order[k] = order[k-1]
+	// By severity and code, law and subject (stable): the keys sorted as
+	// numbers order the flags by severity and code, those of one code
+	// as raised, and the few flags of one code (under two laws, about two
+	// services) are then ordered by law and subject, each inserted after
+	// those that do not come after it. A document has a dozen flags,
+	// mostly of codes of their own: a sort calling a comparison function
+	// for each pair cost more than the comparing.
+	slices.Sort(key)
+	for lo := 0; lo < len(key); {
+		hi := lo + 1
+		for hi < len(key) && key[hi]&^flagIndexMask == key[lo]&^flagIndexMask {
+			hi++
 		}
-		order[k] = i
+		for i := lo + 1; i < hi; i++ {
+			for k := i; k > lo && lawSubjectBefore(&out[key[k]&flagIndexMask], &out[key[k-1]&flagIndexMask]); k-- {
+				key[k], key[k-1] = key[k-1], key[k]
+			}
+		}
+		lo = hi
 	}
 	sorted := make([]Flag, len(out))
-	for k, i := range order {
-		sorted[k] = out[i]
+	for k, x := range key {
+		sorted[k] = out[x&flagIndexMask]
 	}
 	return sorted
 }
 
-// flagBefore reports whether flag a, whose severity and code are key ka,
-// comes before flag b, whose are kb: by that key, then law, then subject.
-func flagBefore(a, b *Flag, ka, kb int) bool {
-	switch {
-	case ka != kb:
-		return ka < kb
-	case a.Law != b.Law:
+// flagIndexMask holds a flag's position among those raised in its
+// flagKey.
+const flagIndexMask = 1<<32 - 1
+
+// flagKey is the number flags sort by: severity (severityOrder), then the
+// code's rank (codeRanks, below the catalog's length), then i, the
+// flag's position among those raised, which the lowest 32 bits hold
+// (flagIndexMask).
+func flagKey(s Severity, rank, i int) uint64 {
+	return uint64(severityOrder(s))<<60 | uint64(rank)<<32 | uint64(i)
+}
+
+// lawSubjectBefore reports whether flag a comes before flag b of the same
+// severity and code: by law, then subject.
+func lawSubjectBefore(a, b *Flag) bool {
+	if a.Law != b.Law {
 		return a.Law < b.Law
 	}
 	return a.Subject < b.Subject

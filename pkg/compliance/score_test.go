@@ -487,3 +487,24 @@ func TestFlagLaws(t *testing.T) {
 		t.Errorf("found laws the list does not hold")
 	}
 }
+
+// TestNotModelledFlags: each loaded not-modelled item carries the catalog
+// entry of its flag code, which Flags raises without a lookup.
+func TestNotModelledFlags(t *testing.T) {
+	laws, err := Laws()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, l := range laws {
+		for _, r := range l.NotModelled {
+			if r.flag == nil || r.flag != mustLookup(r.FlagCode) {
+				t.Errorf("%s: item %s carries no entry of %s", l.ID, r.ID, r.FlagCode)
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		t.Fatal("no not-modelled item")
+	}
+}
