@@ -389,7 +389,7 @@ func TestServiceTransfersCached(t *testing.T) {
 	jt := jurisdictions()
 	for i := range c.Services {
 		sv := &c.Services[i]
-		u := uses[sv.ID]
+		u := uses[i]
 		for p := range c.Jurisdictions {
 			j := &c.Jurisdictions[p]
 			if jt.pos[j.ID] != p {
@@ -613,7 +613,7 @@ func TestAppendStated(t *testing.T) {
 	n := 0
 	for i := range c.Services {
 		sv := &c.Services[i]
-		u := uses[sv.ID]
+		u := uses[i]
 		for p := range c.Jurisdictions {
 			j := &c.Jurisdictions[p]
 			if len(j.TransferMechanisms) == 0 {

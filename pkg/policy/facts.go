@@ -437,14 +437,22 @@ func (f *Facts) build(req Request) error {
 	var joint, sells, transfers, nonEssential bool
 	regimes := f.transferRegimes()
 	uses := serviceUses()
+	// transferOf's and statedOf's answers, a service's for each regime in
+	// turn, are stored in place, with room for every service named.
+	nr := len(regimes)
+	s.transfers = slices.Grow(s.transfers[:0], len(ids)*nr)[:len(ids)*nr]
+	s.stated = slices.Grow(s.stated[:0], len(ids)*nr)[:len(ids)*nr]
 	for _, id := range ids {
-		u := uses[id]
-		if u == nil {
+		// By the address of the id: ParseRequest names a catalog service
+		// by the catalog's own string.
+		k := cat.ServiceIndex(id)
+		if k < 0 {
 			// Not in the catalog: named in the document, described by
 			// nothing it cannot know, and a to-do.
 			f.Unknown = append(f.Unknown, id)
 			continue
 		}
+		u := uses[k]
 		if u.err != nil {
 			return u.err
 		}
@@ -462,6 +470,8 @@ func (f *Facts) build(req Request) error {
 			bits = append(bits, b)
 			extraBits |= b
 		}
+		row := (len(f.Services) - 1) * nr
+		ts, ss := s.transfers[row:row+nr], s.stated[row:row+nr]
 		for i := range regimes {
 			p := rpos[i]
 			// The catalog's answer, unless the regime's law knows one of
@@ -486,8 +496,7 @@ func (f *Facts) build(req Request) error {
 					s.regimeContract.add(i)
 				}
 			}
-			s.transfers = append(s.transfers, t)
-			s.stated = append(s.stated, stated)
+			ts[i], ss[i] = t, stated
 		}
 		// A category the service category narrows (a payment provider's
 		// device data serves fraud screening, not the payment itself) is
@@ -555,6 +564,7 @@ func (f *Facts) build(req Request) error {
 			collectsPayments = true
 		}
 	}
+	s.transfers, s.stated = s.transfers[:len(f.Services)*nr], s.stated[:len(f.Services)*nr]
 	for _, fact := range [...]struct {
 		name string
 		v    bool
@@ -940,11 +950,12 @@ type categoryUse struct {
 	purposeSet posSet // purposePos as a set
 }
 
-// serviceUses are every catalog service's uses, by id, made on first use.
-var serviceUses = sync.OnceValue(func() map[string]*serviceUse {
+// serviceUses are every catalog service's uses, by the service's position
+// in the catalog, made on first use.
+var serviceUses = sync.OnceValue(func() []*serviceUse {
 	c := cat()
 	jt := jurisdictions()
-	m := make(map[string]*serviceUse, len(c.Services))
+	m := make([]*serviceUse, len(c.Services))
 	for i := range c.Services {
 		sv := &c.Services[i]
 		sc, _ := c.ServiceCategory(sv.Category)
@@ -995,7 +1006,7 @@ var serviceUses = sync.OnceValue(func() map[string]*serviceUse {
 			u.categories = append(u.categories, cu)
 			u.usePurposes.union(&cu.purposeSet)
 		}
-		m[sv.ID] = u
+		m[i] = u
 	}
 	return m
 })
