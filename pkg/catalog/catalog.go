@@ -48,8 +48,9 @@ type Catalog struct {
 	serviceIndex, jurisdictionIndex, businessTypeIndex, purposeIndex,
 	dataCategoryIndex, serviceCategoryIndex map[string]int
 	// The catalog's own strings that spell a purpose's or a data
-	// category's id, by address (ptrIndex).
-	purposePtrs, dataCategoryPtrs ptrIndex
+	// category's id, by address (ptrIndex), and the services' ids, which
+	// a parsed request names its services by.
+	purposePtrs, dataCategoryPtrs, servicePtrs ptrIndex
 }
 
 // Jurisdiction is a legal regime a document can target.
@@ -320,6 +321,7 @@ func Load(fsys fs.FS) (*Catalog, error) {
 	strs := catalogStrings(&c)
 	c.purposePtrs = newPtrIndex(strs, c.purposeIndex)
 	c.dataCategoryPtrs = newPtrIndex(strs, c.dataCategoryIndex)
+	c.servicePtrs = newPtrIndex(c.ServiceIDs(), c.serviceIndex)
 	return &c, nil
 }
 
@@ -343,6 +345,13 @@ func lookup[T any](entries []T, index map[string]int, id string) (T, bool) {
 		return zero, false
 	}
 	return entries[i], true
+}
+
+// ServiceIndex is the position of service id in Services, or -1: found by
+// the address of its bytes when id is the catalog's own string (as
+// ParseRequest gives a catalog service), else by its text.
+func (c *Catalog) ServiceIndex(id string) int {
+	return position(&c.servicePtrs, c.serviceIndex, id)
 }
 
 // PurposeIndex is the position of purpose id in Purposes, or -1.

@@ -215,7 +215,18 @@ func TestIndexes(t *testing.T) {
 	if _, ok := c.dataCategoryPtrs.get(strings.Clone(c.DataCategories[0].ID)); ok {
 		t.Error("a copy of an id was found by address")
 	}
-	if c.DataCategoryIndex("no-such-category") != -1 || c.PurposeIndex("no-such-purpose") != -1 {
+	for i, sv := range c.Services {
+		if got := c.ServiceIndex(sv.ID); got != i {
+			t.Errorf("ServiceIndex(%q) = %d, want %d", sv.ID, got, i)
+		}
+		if got := c.ServiceIndex(strings.Clone(sv.ID)); got != i {
+			t.Errorf("ServiceIndex(copy of %q) = %d, want %d", sv.ID, got, i)
+		}
+		if pos, ok := c.servicePtrs.get(c.ServiceIDs()[i]); !ok || pos != i {
+			t.Errorf("service %s: id not registered by address (%d, %v)", sv.ID, pos, ok)
+		}
+	}
+	if c.DataCategoryIndex("no-such-category") != -1 || c.PurposeIndex("no-such-purpose") != -1 || c.ServiceIndex("no-such-service") != -1 {
 		t.Error("an unknown id has a position")
 	}
 }

@@ -127,15 +127,90 @@ var catalogIndex = sync.OnceValue(func() map[string]int {
 	return m
 })
 
-// mustLookup is the catalog definition of code, in Catalog, with the
-// rank of its code (codeRanks).
-func mustLookup(code string) (*Definition, int) {
+// flagEntry is a catalog definition as Flags raises it: with the rank of
+// its code (codeRanks) and its Citations as a list, which the one law a
+// flag is raised under is compared with rather than hashed.
+type flagEntry struct {
+	def   *Definition
+	rank  int
+	cites []lawCite
+}
+
+// lawCite is a definition's citation for the law with short name law.
+type lawCite struct{ law, cite string }
+
+// citation is the entry's citation for the law with short name law, as
+// Definition.Citations has it.
+func (e *flagEntry) citation(law string) (string, bool) {
+	for i := range e.cites {
+		if e.cites[i].law == law {
+			return e.cites[i].cite, true
+		}
+	}
+	return "", false
+}
+
+// flagEntries are the catalog's flagEntry, by position in Catalog, made
+// when first asked for.
+var flagEntries = sync.OnceValue(func() []flagEntry {
+	ranks := codeRanks()
+	out := make([]flagEntry, len(Catalog))
+	for i := range Catalog {
+		d := &Catalog[i]
+		e := flagEntry{def: d, rank: ranks[i], cites: make([]lawCite, 0, len(d.Citations))}
+		for law, cite := range d.Citations {
+			e.cites = append(e.cites, lawCite{law, cite})
+		}
+		out[i] = e
+	}
+	return out
+})
+
+// mustLookup is the flagEntry of code.
+func mustLookup(code string) *flagEntry {
 	i, ok := catalogIndex()[code]
 	if !ok {
 		panic("compliance: flag " + code + " is not in the catalog")
 	}
-	return &Catalog[i], codeRanks()[i]
+	return &flagEntries()[i]
 }
+
+// namedFlags are the entries of the codes Flags raises by name, each
+// looked up once rather than by its code in every document.
+type namedFlags struct {
+	cookieConsentNotCollected, cookieConsentRequired, emailTrackingConsent     *flagEntry
+	jointController, transferSafeguardUnknown, dpoNotStated, automatedDecision *flagEntry
+	unknownService, noThirdPartyServices, specialCategoryData                  *flagEntry
+	ccpaOptOutNotOffered, ccpaOptOutLink, ccpaMinorsOptIn, ccpaWebRequest      *flagEntry
+	ccpaSensitiveLimitedUse, ccpaNotApplicable, caloppaDoNotTrack              *flagEntry
+	usMDSensitiveDataSale, caARLPractices, coppaPractices                      *flagEntry
+}
+
+// flagsByName are the catalog's namedFlags, found when first asked for.
+var flagsByName = sync.OnceValue(func() *namedFlags {
+	return &namedFlags{
+		cookieConsentNotCollected: mustLookup("cookie_consent_not_collected"),
+		cookieConsentRequired:     mustLookup("cookie_consent_required"),
+		emailTrackingConsent:      mustLookup("email_tracking_consent"),
+		jointController:           mustLookup("joint_controller_arrangement"),
+		transferSafeguardUnknown:  mustLookup("transfer_safeguard_unknown"),
+		dpoNotStated:              mustLookup("dpo_not_stated"),
+		automatedDecision:         mustLookup("automated_decisions_assumed"),
+		unknownService:            mustLookup("unknown_service"),
+		noThirdPartyServices:      mustLookup("no_third_party_services"),
+		specialCategoryData:       mustLookup("special_category_data"),
+		ccpaOptOutNotOffered:      mustLookup("ccpa_opt_out_not_offered"),
+		ccpaOptOutLink:            mustLookup("ccpa_opt_out_link"),
+		ccpaMinorsOptIn:           mustLookup("ccpa_minors_opt_in"),
+		ccpaWebRequest:            mustLookup("ccpa_web_request_method"),
+		ccpaSensitiveLimitedUse:   mustLookup("ccpa_sensitive_limited_use"),
+		ccpaNotApplicable:         mustLookup("ccpa_not_applicable"),
+		caloppaDoNotTrack:         mustLookup("caloppa_do_not_track"),
+		usMDSensitiveDataSale:     mustLookup("us_md_sensitive_data_sale"),
+		caARLPractices:            mustLookup("ca_arl_practices"),
+		coppaPractices:            mustLookup("coppa_practices"),
+	}
+})
 
 // codeRanks are, by position in Catalog, the rank of each code among the
 // catalog's codes in byte order (equal codes, equal ranks), made when

@@ -63,6 +63,11 @@ type Law struct {
 	// all theirs.
 	when    uint64
 	whenSet bool
+	// items are pointers to each of Requirements, made with when (on
+	// load, and by ForType for its copy): AppendApplicable appends a law
+	// whose items all apply in one copy rather than an item at a time
+	// (a document of many jurisdictions has some three hundred).
+	items []*Requirement
 }
 
 // Source is where the checklist's legal text was read.
@@ -100,6 +105,9 @@ type Requirement struct {
 	// looking its facts up by name; an item made otherwise has none.
 	when    uint64
 	whenSet bool
+	// flag is the catalog entry of a not-modelled item's FlagCode, set on
+	// load, which Flags raises without looking the code up (nil: none).
+	flag *flagEntry
 }
 
 // Position is l's position among the laws LoadLaws returned (-1 for a
@@ -404,8 +412,13 @@ func LoadLaws(fsys fs.FS, dir string) ([]Law, error) {
 			n++
 		}
 		for j := range laws[i].NotModelled {
-			laws[i].NotModelled[j].pos = -1
+			r := &laws[i].NotModelled[j]
+			r.pos = -1
+			if k, ok := catalogIndex()[r.FlagCode]; ok {
+				r.flag = &flagEntries()[k]
+			}
 		}
+		l.items = pointersTo(l.Requirements)
 	}
 	if err := errors.Join(problems...); err != nil {
 		return nil, fmt.Errorf("compliance: %w", err)
@@ -447,6 +460,7 @@ func ForType(laws []Law, typ string) []Law {
 		}
 		n := l
 		n.Requirements, n.NotModelled = keep(l.Requirements), keep(l.NotModelled)
+		n.items = pointersTo(n.Requirements)
 		if len(n.Requirements)+len(n.NotModelled) > 0 {
 			out = append(out, n)
 		}
@@ -501,7 +515,12 @@ func AppendApplicable(dst []*Requirement, laws []Law, facts FactSet) []*Requirem
 	for i := range laws {
 		rs := laws[i].Requirements
 		if l := &laws[i]; l.whenSet && l.when&^have == 0 {
-			// Every item's conditions hold.
+			// Every item's conditions hold: its items are copied in one
+			// piece, unless they do not point into its Requirements.
+			if len(l.items) == len(rs) && (len(rs) == 0 || l.items[0] == &rs[0]) {
+				dst = append(dst, l.items...)
+				continue
+			}
 			for j := range rs {
 				dst = append(dst, &rs[j])
 			}
@@ -515,6 +534,15 @@ func AppendApplicable(dst []*Requirement, laws []Law, facts FactSet) []*Requirem
 		}
 	}
 	return dst
+}
+
+// pointersTo is a pointer to each of rs (Law.items).
+func pointersTo(rs []Requirement) []*Requirement {
+	out := make([]*Requirement, len(rs))
+	for i := range rs {
+		out[i] = &rs[i]
+	}
+	return out
 }
 
 // FindRequirement returns the requirement with id from laws.

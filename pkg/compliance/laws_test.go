@@ -104,6 +104,36 @@ func TestExpandCountries(t *testing.T) {
 	}
 }
 
+// TestApplicableCopied: a law whose every item applies is appended from
+// its items (Law.items) only while they point into its Requirements: a
+// copy given other Requirements (a clone, a shorter slice) gets pointers
+// into those.
+func TestApplicableCopied(t *testing.T) {
+	laws, err := Laws()
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := FactSet{}
+	for _, n := range FactNames {
+		all[n] = true
+	}
+	for _, l := range laws[:min(len(laws), 5)] {
+		for _, rs := range [][]Requirement{l.Requirements, slices.Clone(l.Requirements), l.Requirements[min(1, len(l.Requirements)):]} {
+			c := l
+			c.Requirements = rs
+			got := AppendApplicable(nil, []Law{c}, all)
+			if len(got) != len(rs) {
+				t.Fatalf("law %s: %d requirements applicable, want %d", l.ID, len(got), len(rs))
+			}
+			for j := range got {
+				if got[j] != &rs[j] {
+					t.Errorf("law %s: item %d is not a pointer into the law's Requirements", l.ID, j)
+				}
+			}
+		}
+	}
+}
+
 // TestApplicableLoaded: the loaded checklists' conditions are bit masks
 // (Requirement.when, and a law's union of them); for every item and every
 // fact alone, with all of them and with none, AppendApplicable keeps what

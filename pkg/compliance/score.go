@@ -581,6 +581,46 @@ func severityOrder(s Severity) int {
 	return 0
 }
 
+// flagLaws are the laws Flags asks about by id, each the first of a
+// document's laws with that id (nil: none), found in one pass over them
+// rather than a pass for each id.
+type flagLaws struct {
+	gdpr, ukGDPR, ccpa, ccpaRegs, caloppa, eprivacy, pecr, usMD, caARL, usCOPPA *Law
+}
+
+func (fl *flagLaws) find(laws []Law) {
+	for i := range laws {
+		var p **Law
+		switch laws[i].ID {
+		case "gdpr":
+			p = &fl.gdpr
+		case "uk-gdpr":
+			p = &fl.ukGDPR
+		case "ccpa":
+			p = &fl.ccpa
+		case "ccpa-regs":
+			p = &fl.ccpaRegs
+		case "caloppa":
+			p = &fl.caloppa
+		case "eprivacy":
+			p = &fl.eprivacy
+		case "pecr":
+			p = &fl.pecr
+		case "us-md":
+			p = &fl.usMD
+		case "ca-arl":
+			p = &fl.caARL
+		case "us-coppa":
+			p = &fl.usCOPPA
+		default:
+			continue
+		}
+		if *p == nil {
+			*p = &laws[i]
+		}
+	}
+}
+
 // Flags computes the compliance flags of in, each from the catalog.
 func Flags(in Input) []Flag {
 	// Raised in scratch space on the stack and sorted by position: a
@@ -588,154 +628,149 @@ func Flags(in Input) []Flag {
 	// twice at every comparison. The result is a slice of their number.
 	var fb [16]Flag
 	out := fb[:0]
-	// key holds, for each of out, its severity and its code's rank as one
-	// number, in the order the flags sort by.
-	var kb [len(fb)]int
+	// key holds, for each of out, its severity, its code's rank and its
+	// position in out as one number (flagKey), in the order the flags
+	// sort by; entry its catalog entry.
+	var kb [len(fb)]uint64
 	key := kb[:0]
-	has := func(id string) *Law {
-		for i := range in.Laws {
-			if in.Laws[i].ID == id {
-				return &in.Laws[i]
-			}
-		}
-		return nil
-	}
-	// raise adds the catalog flag code under the first of laws that is
-	// one of its citations, if the code concerns the document's type.
-	raise := func(code, subject string, laws ...string) {
-		d, rank := mustLookup(code)
+	var eb [len(fb)]*flagEntry
+	entry := eb[:0]
+	var laws flagLaws
+	laws.find(in.Laws)
+	named := flagsByName()
+	// raise adds the catalog flag e under law, if e cites law and
+	// concerns the document's type.
+	raise := func(e *flagEntry, subject, law string) {
+		d := e.def
 		if !concerns(d.Types, in.Type) {
 			return
 		}
-		for _, l := range laws {
-			if c, ok := d.Citations[l]; ok {
-				out = append(out, d.flag(l, c, subject))
-				key = append(key, severityOrder(d.Severity)<<32|rank)
-				return
-			}
+		if c, ok := e.citation(law); ok {
+			out = append(out, d.flag(law, c, subject))
+			key = append(key, flagKey(d.Severity, e.rank, len(key)))
+			entry = append(entry, e)
 		}
 	}
 	primary := ""
-	for _, id := range []string{"gdpr", "uk-gdpr", "ccpa", "caloppa"} {
-		if l := has(id); l != nil {
+	for _, l := range [...]*Law{laws.gdpr, laws.ukGDPR, laws.ccpa, laws.caloppa} {
+		if l != nil {
 			primary = l.ShortName
 			break
 		}
 	}
 	// A document for the EU and the UK answers to both GDPRs and both
 	// cookie laws: their flags are raised under each.
-	var gdprs []*Law
-	for _, id := range []string{"gdpr", "uk-gdpr"} {
-		if l := has(id); l != nil {
+	var gb [2]*Law
+	gdprs := gb[:0]
+	for _, l := range [...]*Law{laws.gdpr, laws.ukGDPR} {
+		if l != nil {
 			gdprs = append(gdprs, l)
 		}
 	}
-	var cookieLaws []string
-	for _, id := range []string{"eprivacy", "pecr"} {
-		if l := has(id); l != nil {
+	var cb [2]string
+	cookieLaws := cb[:0]
+	for _, l := range [...]*Law{laws.eprivacy, laws.pecr} {
+		if l != nil {
 			cookieLaws = append(cookieLaws, l.ShortName)
 		}
 	}
-	ccpa := has("ccpa") != nil
+	ccpa := laws.ccpa != nil
 
 	for _, cookieLaw := range cookieLaws {
 		if in.Facts[FactSetsNonEssentialCookies] {
 			switch {
 			case in.ConsentBanner != nil && !*in.ConsentBanner:
-				raise("cookie_consent_not_collected", "", cookieLaw)
+				raise(named.cookieConsentNotCollected, "", cookieLaw)
 			case in.ConsentBanner != nil:
-				raise("cookie_consent_required", "", cookieLaw)
+				raise(named.cookieConsentRequired, "", cookieLaw)
 			}
 		}
 		if in.EmailTracking {
-			raise("email_tracking_consent", "", cookieLaw)
+			raise(named.emailTrackingConsent, "", cookieLaw)
 		}
 	}
 	for _, gdpr := range gdprs {
 		for _, s := range in.JointControllers {
-			raise("joint_controller_arrangement", s, gdpr.ShortName)
+			raise(named.jointController, s, gdpr.ShortName)
 		}
 		for _, s := range in.UnsafeguardedTransfers[gdpr.ID] {
-			raise("transfer_safeguard_unknown", s, gdpr.ShortName)
+			raise(named.transferSafeguardUnknown, s, gdpr.ShortName)
 		}
 		if !in.DPOStated {
-			raise("dpo_not_stated", "", gdpr.ShortName)
+			raise(named.dpoNotStated, "", gdpr.ShortName)
 		}
-		raise("automated_decisions_assumed", "", gdpr.ShortName)
+		raise(named.automatedDecision, "", gdpr.ShortName)
 	}
 	for _, s := range in.UnknownServices {
-		raise("unknown_service", s, primary)
+		raise(named.unknownService, s, primary)
 	}
 	for _, field := range in.Implied {
-		raise("implied_"+snake(field), "", primary)
+		raise(mustLookup("implied_"+snake(field)), "", primary)
 	}
 	if ccpa {
 		if in.Facts[FactSellsOrShares] {
 			if in.OptOutLink != nil && !*in.OptOutLink {
-				raise("ccpa_opt_out_not_offered", "", "CCPA")
+				raise(named.ccpaOptOutNotOffered, "", "CCPA")
 			} else {
-				raise("ccpa_opt_out_link", "", "CCPA")
+				raise(named.ccpaOptOutLink, "", "CCPA")
 			}
 		}
 		if in.SellsMinorsData && in.Facts[FactSellsOrShares] {
-			raise("ccpa_minors_opt_in", "", "CCPA")
+			raise(named.ccpaMinorsOptIn, "", "CCPA")
 		}
-		raise("ccpa_web_request_method", "", "CCPA")
-		if in.Facts[FactCollectsSensitive] && has("ccpa-regs") != nil {
-			raise("ccpa_sensitive_limited_use", "", "CCPA Regulations")
+		raise(named.ccpaWebRequest, "", "CCPA")
+		if in.Facts[FactCollectsSensitive] && laws.ccpaRegs != nil {
+			raise(named.ccpaSensitiveLimitedUse, "", "CCPA Regulations")
 		}
 	}
 	// Maryland forbids the sale of sensitive data outright (issue 8, j5b).
-	if has("us-md") != nil && in.Facts[FactSellsSensitiveData] {
-		raise("us_md_sensitive_data_sale", "", "MODPA")
+	if laws.usMD != nil && in.Facts[FactSellsSensitiveData] {
+		raise(named.usMDSensitiveDataSale, "", "MODPA")
 	}
 	// California's Automatic Renewal Law: what the terms cannot do
 	// themselves (issue 8, review of 2026-11-26).
-	if has("ca-arl") != nil && in.Facts[FactAutoRenews] {
-		raise("ca_arl_practices", "", "California ARL")
+	if laws.caARL != nil && in.Facts[FactAutoRenews] {
+		raise(named.caARLPractices, "", "California ARL")
 	}
 	if in.CCPAExempt {
-		raise("ccpa_not_applicable", "", "CCPA")
+		raise(named.ccpaNotApplicable, "", "CCPA")
 	}
-	if has("caloppa") != nil {
-		raise("caloppa_do_not_track", "", "CalOPPA")
+	if laws.caloppa != nil {
+		raise(named.caloppaDoNotTrack, "", "CalOPPA")
 	}
 	if !in.Facts[FactHasThirdPartyServices] || (in.Services <= 1 && len(in.UnknownServices) == 0) {
-		raise("no_third_party_services", "", primary)
+		raise(named.noThirdPartyServices, "", primary)
 	}
 	if in.SpecialCategory {
 		for _, gdpr := range gdprs {
-			raise("special_category_data", "", gdpr.ShortName)
+			raise(named.specialCategoryData, "", gdpr.ShortName)
 		}
 	}
 	for _, s := range in.SectorLaws {
 		// A document with the children's notice (directedToChildren) names
 		// what COPPA still asks beyond it instead (issue 8, part j6).
-		if s == "COPPA" && in.Facts[FactDirectedToChildren] && has("us-coppa") != nil {
-			raise("coppa_practices", "", s)
+		if s == "COPPA" && in.Facts[FactDirectedToChildren] && laws.usCOPPA != nil {
+			raise(named.coppaPractices, "", s)
 			continue
 		}
-		raise("sector_"+strings.ToLower(s), "", s)
+		raise(mustLookup("sector_"+strings.ToLower(s)), "", s)
 	}
 	// Checklist items whose condition the request cannot express: one
 	// flag per catalog code, citing every item of that code.
 	for li := range in.Laws {
 		l := &in.Laws[li]
 		for ri := range l.NotModelled {
-			code := l.NotModelled[ri].FlagCode
-			i := -1
-			for k := range out {
-				if out[k].Code == code {
-					i = k
-					break
-				}
+			r := &l.NotModelled[ri]
+			e := r.flag
+			if e == nil || e.def.Code != r.FlagCode {
+				e = mustLookup(r.FlagCode) // an item made otherwise
 			}
+			i := slices.Index(entry, e)
 			if i < 0 {
-				raise(code, "", l.ShortName)
+				raise(e, "", l.ShortName)
 				continue
 			}
-			d, _ := mustLookup(code)
-			if c := d.Citations[l.ShortName]; c != "" && !strings.Contains(out[i].Citation, c) {
+			if c, _ := e.citation(l.ShortName); c != "" && !strings.Contains(out[i].Citation, c) {
 				out[i].Citation += "; " + c
 			}
 		}
@@ -743,35 +778,49 @@ func Flags(in Input) []Flag {
 	if len(out) == 0 {
 		return nil
 	}
-	// By severity and code (their key), law and subject, each compared
-	// only when the ones before are equal: each flag is inserted in
-	// order after those that do not come after it (stable). A document
-	// has a dozen flags, whose comparisons are mostly of two numbers: a
-	// sort calling a comparison function cost more than the comparing.
-	var ob [len(fb)]int
-	order := ob[:0]
-	for i := range out {
-		k := len(order)
-		order = append(order, i)
-		for ; k > 0 && flagBefore(&out[i], &out[order[k-1]], key[i], key[order[k-1]]); k-- {
-			order[k] = order[k-1]
+	// By severity and code, law and subject (stable): the keys sorted as
+	// numbers order the flags by severity and code, those of one code
+	// as raised, and the few flags of one code (under two laws, about two
+	// services) are then ordered by law and subject, each inserted after
+	// those that do not come after it. A document has a dozen flags,
+	// mostly of codes of their own: a sort calling a comparison function
+	// for each pair cost more than the comparing.
+	slices.Sort(key)
+	for lo := 0; lo < len(key); {
+		hi := lo + 1
+		for hi < len(key) && key[hi]&^flagIndexMask == key[lo]&^flagIndexMask {
+			hi++
 		}
-		order[k] = i
+		for i := lo + 1; i < hi; i++ {
+			for k := i; k > lo && lawSubjectBefore(&out[key[k]&flagIndexMask], &out[key[k-1]&flagIndexMask]); k-- {
+				key[k], key[k-1] = key[k-1], key[k]
+			}
+		}
+		lo = hi
 	}
 	sorted := make([]Flag, len(out))
-	for k, i := range order {
-		sorted[k] = out[i]
+	for k, x := range key {
+		sorted[k] = out[x&flagIndexMask]
 	}
 	return sorted
 }
 
-// flagBefore reports whether flag a, whose severity and code are key ka,
-// comes before flag b, whose are kb: by that key, then law, then subject.
-func flagBefore(a, b *Flag, ka, kb int) bool {
-	switch {
-	case ka != kb:
-		return ka < kb
-	case a.Law != b.Law:
+// flagIndexMask holds a flag's position among those raised in its
+// flagKey.
+const flagIndexMask = 1<<32 - 1
+
+// flagKey is the number flags sort by: severity (severityOrder), then the
+// code's rank (codeRanks, below the catalog's length), then i, the
+// flag's position among those raised, which the lowest 32 bits hold
+// (flagIndexMask).
+func flagKey(s Severity, rank, i int) uint64 {
+	return uint64(severityOrder(s))<<60 | uint64(rank)<<32 | uint64(i)
+}
+
+// lawSubjectBefore reports whether flag a comes before flag b of the same
+// severity and code: by law, then subject.
+func lawSubjectBefore(a, b *Flag) bool {
+	if a.Law != b.Law {
 		return a.Law < b.Law
 	}
 	return a.Subject < b.Subject

@@ -446,3 +446,65 @@ func TestFlagsSorted(t *testing.T) {
 		t.Fatalf("%d codes raised more than once", ties)
 	}
 }
+
+// TestFlagEntries: each catalog definition's entry has its citations
+// (Citations, as a list) and its code's rank, and the entries Flags
+// raises by name are those of their codes.
+func TestFlagEntries(t *testing.T) {
+	for i := range Catalog {
+		d := &Catalog[i]
+		e := mustLookup(d.Code)
+		if e.def.Code != d.Code || e.rank != codeRanks()[i] {
+			t.Errorf("%s: entry of %s, rank %d", d.Code, e.def.Code, e.rank)
+		}
+		for law, want := range d.Citations {
+			if got, ok := e.citation(law); !ok || got != want {
+				t.Errorf("%s under %s: citation %q (%v), want %q", d.Code, law, got, ok, want)
+			}
+		}
+		if c, ok := e.citation("no such law"); ok {
+			t.Errorf("%s: citation %q for a law it does not cite", d.Code, c)
+		}
+	}
+	n := flagsByName()
+	for code, e := range map[string]*flagEntry{"cookie_consent_not_collected": n.cookieConsentNotCollected, "automated_decisions_assumed": n.automatedDecision, "coppa_practices": n.coppaPractices, "ccpa_web_request_method": n.ccpaWebRequest} {
+		if e.def.Code != code {
+			t.Errorf("entry for %s is %s's", code, e.def.Code)
+		}
+	}
+}
+
+// TestFlagLaws: the laws Flags asks about are the first of each id, in
+// one pass over the document's laws.
+func TestFlagLaws(t *testing.T) {
+	laws := []Law{{ID: "us-va"}, {ID: "pecr", ShortName: "first"}, {ID: "ccpa"}, {ID: "pecr", ShortName: "second"}, {ID: "gdpr"}}
+	var fl flagLaws
+	fl.find(laws)
+	if fl.pecr != &laws[1] || fl.ccpa != &laws[2] || fl.gdpr != &laws[4] {
+		t.Errorf("found pecr %v, ccpa %v, gdpr %v", fl.pecr, fl.ccpa, fl.gdpr)
+	}
+	if fl.ukGDPR != nil || fl.eprivacy != nil || fl.usCOPPA != nil {
+		t.Errorf("found laws the list does not hold")
+	}
+}
+
+// TestNotModelledFlags: each loaded not-modelled item carries the catalog
+// entry of its flag code, which Flags raises without a lookup.
+func TestNotModelledFlags(t *testing.T) {
+	laws, err := Laws()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, l := range laws {
+		for _, r := range l.NotModelled {
+			if r.flag == nil || r.flag != mustLookup(r.FlagCode) {
+				t.Errorf("%s: item %s carries no entry of %s", l.ID, r.ID, r.FlagCode)
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		t.Fatal("no not-modelled item")
+	}
+}

@@ -389,7 +389,7 @@ func TestServiceTransfersCached(t *testing.T) {
 	jt := jurisdictions()
 	for i := range c.Services {
 		sv := &c.Services[i]
-		u := uses[sv.ID]
+		u := uses[i]
 		for p := range c.Jurisdictions {
 			j := &c.Jurisdictions[p]
 			if jt.pos[j.ID] != p {
@@ -407,8 +407,14 @@ func TestServiceTransfersCached(t *testing.T) {
 			if u.providerOK.has(p) != provider || u.accessOK.has(p) != access {
 				t.Errorf("%s in %s: adequate provider %v and access %v, want %v and %v", sv.ID, j.ID, u.providerOK.has(p), u.accessOK.has(p), provider, access)
 			}
-			if got, want := u.statedIn(p), sv.Transfers[j.ID]; !slices.Equal(got, want) {
+			got, bits := u.statedIn(p)
+			if want := sv.Transfers[j.ID]; !slices.Equal(got, want) {
 				t.Errorf("%s in %s: stated %v, want %v", sv.ID, j.ID, got, want)
+			}
+			for m, b := range jt.mechanismBit {
+				if (bits&b != 0) != slices.Contains(got, m) {
+					t.Errorf("%s in %s: stated %v, bit of %s %v", sv.ID, j.ID, got, m, bits&b != 0)
+				}
 			}
 			want := uint8(0)
 			if u.out.has(p) {
@@ -568,10 +574,10 @@ func TestJurisdictionLookup(t *testing.T) {
 	}
 }
 
-// TestKnownBy: the jurisdictions that know a transfer mechanism are the
-// table's, for a name looked up once, again, and one no jurisdiction
-// knows, past the few the scratch keeps.
-func TestKnownBy(t *testing.T) {
+// TestMechanismBit: a transfer mechanism's bit is the table's, for a
+// name looked up once, again, and one no jurisdiction knows (no bit),
+// past the few the scratch keeps.
+func TestMechanismBit(t *testing.T) {
 	c := mustCatalog(t)
 	jt := jurisdictions()
 	var names []string
@@ -582,12 +588,64 @@ func TestKnownBy(t *testing.T) {
 	var s factScratch
 	for round := range 2 {
 		for _, m := range names {
-			if got, want := s.knownBy(jt, m), jt.mechanisms[m]; got != want {
-				t.Errorf("round %d: %s known by %v, want %v", round, m, got, want)
+			if got, want := s.mechanismBit(jt, m), jt.mechanismBit[m]; got != want {
+				t.Errorf("round %d: %s has bit %x, want %x", round, m, got, want)
 			}
 		}
 	}
+	if s.mechanismBit(jt, "no-such-mechanism") != 0 {
+		t.Error("an unknown mechanism has a bit")
+	}
 	if len(s.mechanisms) == 0 || len(s.mechanisms) > 8 {
 		t.Errorf("%d mechanisms kept", len(s.mechanisms))
+	}
+}
+
+// TestAppendStated: a service's mechanisms under a regime, with the
+// request's safeguards added by their bits (build: appendStated when
+// some are to add), are the catalog's followed by each safeguard the
+// regime's law knows and the list lacks, once, in the request's order.
+func TestAppendStated(t *testing.T) {
+	c := mustCatalog(t)
+	jt := jurisdictions()
+	uses := serviceUses()
+	extras := [][]string{{"ch_sccs"}, {"eu_sccs", "uk_idta", "ch_sccs"}, {"uk_idta", "eu_sccs", "uk_idta"}, {"no-such-mechanism", "bcr", "eu_us_dpf"}, {"uk_addendum", "uk_extension", "ch_dpf", "ch_bcr", "bcr"}}
+	n := 0
+	for i := range c.Services {
+		sv := &c.Services[i]
+		u := uses[i]
+		for p := range c.Jurisdictions {
+			j := &c.Jurisdictions[p]
+			if len(j.TransferMechanisms) == 0 {
+				continue
+			}
+			for _, extra := range extras {
+				var f Facts
+				stated, statedBits := u.statedIn(p)
+				var bits []uint64
+				var extraBits uint64
+				for _, m := range extra {
+					b := f.scr.mechanismBit(jt, m)
+					bits, extraBits = append(bits, b), extraBits|b
+				}
+				got := stated
+				if add := extraBits & jt.knownBits[p] &^ statedBits; add != 0 {
+					got = f.appendStated(stated, add, extra, bits)
+					n++
+				}
+				want := slices.Clone(sv.Transfers[j.ID])
+				for _, m := range extra {
+					if slices.Contains(j.TransferMechanisms, m) && !slices.Contains(want, m) {
+						want = append(want, m)
+					}
+				}
+				if !slices.Equal(got, want) {
+					t.Fatalf("%s in %s with %v: stated %v, want %v", sv.ID, j.ID, extra, got, want)
+				}
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no safeguard added")
 	}
 }

@@ -257,32 +257,32 @@ type factScratch struct {
 	stated    [][]string
 	statedBuf []string
 	// mechanisms are the transfer mechanisms the request's safeguards
-	// name (the first few), each with the jurisdictions that know it, as
-	// build found them (knownBy): a request names a few, for many
-	// services.
+	// name (the first few), each with its bit, as build found them
+	// (mechanismBit): a request names a few, for many services.
 	mechanisms []knownMechanism
 }
 
-// knownMechanism is a transfer mechanism with the positions of the
-// jurisdictions whose TransferMechanisms name it (nil: none).
+// knownMechanism is a transfer mechanism with its bit
+// (jurisdictionTable.mechanismBit; 0: no jurisdiction knows it).
 type knownMechanism struct {
-	name  string
-	known *posSet
+	name string
+	bit  uint64
 }
 
-// knownBy is jt.mechanisms[m], found among those the document looked up
-// before, when it is one of them, by comparing names rather than hashing.
-func (s *factScratch) knownBy(jt *jurisdictionTable, m string) *posSet {
+// mechanismBit is jt.mechanismBit[m], found among those the document
+// looked up before, when it is one of them, by comparing names rather
+// than hashing.
+func (s *factScratch) mechanismBit(jt *jurisdictionTable, m string) uint64 {
 	for i := range s.mechanisms {
 		if s.mechanisms[i].name == m {
-			return s.mechanisms[i].known
+			return s.mechanisms[i].bit
 		}
 	}
-	k := jt.mechanisms[m]
+	b := jt.mechanismBit[m]
 	if len(s.mechanisms) < 8 {
-		s.mechanisms = append(s.mechanisms, knownMechanism{m, k})
+		s.mechanisms = append(s.mechanisms, knownMechanism{m, b})
 	}
-	return k
+	return b
 }
 
 // reset empties f for the next document, keeping every slice's storage.
@@ -384,9 +384,16 @@ func (f *Facts) build(req Request) error {
 		if noQuebec {
 			set.remove(&tl.quebec)
 		}
-		for i := set.next(0); i >= 0; i = set.next(i + 1) {
-			f.Laws = append(f.Laws, tl.laws[i])
-			f.named |= tl.named[i]
+		// Each run of consecutive positions is copied in one piece: a Law
+		// is a dozen words, which a copy of each of a document's sixty
+		// laws moved one at a time.
+		for i := set.next(0); i >= 0; {
+			j := set.nextMissing(i)
+			f.Laws = append(f.Laws, tl.laws[i:j]...)
+			for _, n := range tl.named[i:j] {
+				f.named |= n
+			}
+			i = set.next(j)
 		}
 	}
 	if len(f.Laws) == 0 {
@@ -430,14 +437,22 @@ func (f *Facts) build(req Request) error {
 	var joint, sells, transfers, nonEssential bool
 	regimes := f.transferRegimes()
 	uses := serviceUses()
+	// transferOf's and statedOf's answers, a service's for each regime in
+	// turn, are stored in place, with room for every service named.
+	nr := len(regimes)
+	s.transfers = slices.Grow(s.transfers[:0], len(ids)*nr)[:len(ids)*nr]
+	s.stated = slices.Grow(s.stated[:0], len(ids)*nr)[:len(ids)*nr]
 	for _, id := range ids {
-		u := uses[id]
-		if u == nil {
+		// By the address of the id: ParseRequest names a catalog service
+		// by the catalog's own string.
+		k := cat.ServiceIndex(id)
+		if k < 0 {
 			// Not in the catalog: named in the document, described by
 			// nothing it cannot know, and a to-do.
 			f.Unknown = append(f.Unknown, id)
 			continue
 		}
+		u := uses[k]
 		if u.err != nil {
 			return u.err
 		}
@@ -447,24 +462,25 @@ func (f *Facts) build(req Request) error {
 		// A provider of unknown country may be outside the region: the
 		// document says so rather than that nothing is transferred.
 		extra := req.TransferSafeguards[sv.ID]
-		var kb [4]*posSet
-		known := kb[:0] // for each of extra, the jurisdictions that know it
-		var knownAny posSet
+		var eb [4]uint64
+		bits := eb[:0] // the bit of each of extra
+		var extraBits uint64
 		for _, m := range extra {
-			k := s.knownBy(jt, m)
-			known = append(known, k)
-			if k != nil {
-				knownAny.union(k)
-			}
+			b := s.mechanismBit(jt, m)
+			bits = append(bits, b)
+			extraBits |= b
 		}
+		row := (len(f.Services) - 1) * nr
+		ts, ss := s.transfers[row:row+nr], s.stated[row:row+nr]
 		for i := range regimes {
 			p := rpos[i]
 			// The catalog's answer, unless the regime's law knows one of
-			// the safeguards the request adds: then it is worked out
-			// with them.
-			stated, t := u.statedIn(p), u.basis[p]
-			if knownAny.has(p) {
-				stated = f.appendStated(p, stated, extra, known)
+			// the safeguards the request adds and the provider does not
+			// state it there: then it is worked out with them.
+			stated, statedBits := u.statedIn(p)
+			t := u.basis[p]
+			if add := extraBits & jt.knownBits[p] &^ statedBits; add != 0 {
+				stated = f.appendStated(stated, add, extra, bits)
 				if u.out.has(p) {
 					t = uint8(transferBasis(&regimes[i], sf, stated, u.providerOK.has(p), u.accessOK.has(p))) + 1
 				}
@@ -480,8 +496,7 @@ func (f *Facts) build(req Request) error {
 					s.regimeContract.add(i)
 				}
 			}
-			s.transfers = append(s.transfers, t)
-			s.stated = append(s.stated, stated)
+			ts[i], ss[i] = t, stated
 		}
 		// A category the service category narrows (a payment provider's
 		// device data serves fraud screening, not the payment itself) is
@@ -549,6 +564,7 @@ func (f *Facts) build(req Request) error {
 			collectsPayments = true
 		}
 	}
+	s.transfers, s.stated = s.transfers[:len(f.Services)*nr], s.stated[:len(f.Services)*nr]
 	for _, fact := range [...]struct {
 		name string
 		v    bool
@@ -650,46 +666,55 @@ func (f *Facts) build(req Request) error {
 // position of the first with its own transfer regime (-1: none).
 func (f *Facts) parseJurisdictions(cat *catalog.Catalog, jt *jurisdictionTable, list string) (primary int, err error) {
 	s := &f.scr
-	jids := s.jids[:0]
-	for rest := list; ; {
-		id, after, more := strings.Cut(rest, ",")
-		jids = append(jids, id)
-		if !more {
-			break
-		}
-		rest = after
-	}
-	s.jids = jids
 	// Each jurisdiction is looked up once, for its position, which finds
-	// its laws and its region.
-	jpos := s.jpos[:0]
+	// its laws and its region. A canonical list (ParseRequest's) is in
+	// catalog order: the next id is mostly one of the next few catalog
+	// entries, compared with the list where it stands (no search for the
+	// comma) before the list is cut and the map is asked.
+	jids, jpos := s.jids[:0], s.jpos[:0]
 	primary = -1
 	next := 0 // the catalog position after the last one found
-	for _, id := range jids {
-		// A canonical list (ParseRequest's) is in catalog order: the id
-		// is mostly one of the next few catalog entries, compared with
-		// them before the map is asked.
-		p, ok := -1, false
+	for rest := list; ; {
+		p, n := -1, 0
 		for k := next; k < min(next+4, len(cat.Jurisdictions)); k++ {
-			if cat.Jurisdictions[k].ID == id {
-				p, ok = k, true
+			if id := cat.Jurisdictions[k].ID; strings.HasPrefix(rest, id) && (len(rest) == len(id) || rest[len(id)] == ',') {
+				p, n = k, len(id)
 				break
 			}
 		}
-		if !ok {
-			p, ok = jt.pos[id]
+		if p < 0 {
+			if n = strings.IndexByte(rest, ','); n < 0 {
+				n = len(rest)
+			}
+			var ok bool
+			if p, ok = jt.pos[rest[:n]]; !ok {
+				return -1, fmt.Errorf("policy: unknown jurisdiction %q", rest[:n])
+			}
 		}
-		if !ok {
-			return -1, fmt.Errorf("policy: unknown jurisdiction %q", id)
-		}
+		jids = append(jids, rest[:n])
 		next = p + 1
 		jpos = append(jpos, p)
-		f.Jurisdictions = append(f.Jurisdictions, cat.Jurisdictions[p])
 		if primary < 0 && len(cat.Jurisdictions[p].TransferMechanisms) > 0 {
-			primary = len(f.Jurisdictions) - 1
+			primary = len(jpos) - 1
 		}
+		if n == len(rest) {
+			break
+		}
+		rest = rest[n+1:]
 	}
+	s.jids = jids
 	s.jpos = jpos
+	// The jurisdictions are copied from the catalog a run of consecutive
+	// positions at a time (a canonical list of many is mostly one run):
+	// a Jurisdiction is a score of words.
+	for i := 0; i < len(jpos); {
+		j := i + 1
+		for j < len(jpos) && jpos[j] == jpos[j-1]+1 {
+			j++
+		}
+		f.Jurisdictions = append(f.Jurisdictions, cat.Jurisdictions[jpos[i]:jpos[j-1]+1]...)
+		i = j
+	}
 	if len(s.listed) != len(jt.regions) {
 		s.listed = make([]uint64, len(jt.regions))
 	}
@@ -889,21 +914,24 @@ type serviceUse struct {
 }
 
 // statedMechanisms are the transfer mechanisms stated for the
-// jurisdiction at catalog position pos.
+// jurisdiction at catalog position pos, with their bits
+// (jurisdictionTable.mechanismBit).
 type statedMechanisms struct {
 	pos        int
 	mechanisms []string
+	bits       uint64
 }
 
 // statedIn is the mechanisms the service's provider states for the
-// jurisdiction at catalog position pos (its catalog entry's Transfers).
-func (u *serviceUse) statedIn(pos int) []string {
+// jurisdiction at catalog position pos (its catalog entry's Transfers),
+// with their bits.
+func (u *serviceUse) statedIn(pos int) ([]string, uint64) {
 	for i := range u.stated {
 		if u.stated[i].pos == pos {
-			return u.stated[i].mechanisms
+			return u.stated[i].mechanisms, u.stated[i].bits
 		}
 	}
-	return nil
+	return nil, 0
 }
 
 // categoryUse is one data category of a service: what add works out for
@@ -922,11 +950,12 @@ type categoryUse struct {
 	purposeSet posSet // purposePos as a set
 }
 
-// serviceUses are every catalog service's uses, by id, made on first use.
-var serviceUses = sync.OnceValue(func() map[string]*serviceUse {
+// serviceUses are every catalog service's uses, by the service's position
+// in the catalog, made on first use.
+var serviceUses = sync.OnceValue(func() []*serviceUse {
 	c := cat()
 	jt := jurisdictions()
-	m := make(map[string]*serviceUse, len(c.Services))
+	m := make([]*serviceUse, len(c.Services))
 	for i := range c.Services {
 		sv := &c.Services[i]
 		sc, _ := c.ServiceCategory(sv.Category)
@@ -945,13 +974,18 @@ var serviceUses = sync.OnceValue(func() map[string]*serviceUse {
 		}
 		for id, ms := range sv.Transfers {
 			if p, ok := jt.pos[id]; ok {
-				u.stated = append(u.stated, statedMechanisms{p, ms})
+				var bits uint64
+				for _, m := range ms {
+					bits |= jt.mechanismBit[m]
+				}
+				u.stated = append(u.stated, statedMechanisms{p, ms, bits})
 			}
 		}
 		u.basis = make([]uint8, len(jt.regions))
 		for p := range jt.regions {
 			if u.out.has(p) {
-				u.basis[p] = uint8(transferBasis(&c.Jurisdictions[p], &ServiceFact{Service: sv}, u.statedIn(p), u.providerOK.has(p), u.accessOK.has(p))) + 1
+				stated, _ := u.statedIn(p)
+				u.basis[p] = uint8(transferBasis(&c.Jurisdictions[p], &ServiceFact{Service: sv}, stated, u.providerOK.has(p), u.accessOK.has(p))) + 1
 			}
 		}
 		for _, p := range sc.Purposes {
@@ -972,7 +1006,7 @@ var serviceUses = sync.OnceValue(func() map[string]*serviceUse {
 			u.categories = append(u.categories, cu)
 			u.usePurposes.union(&cu.purposeSet)
 		}
-		m[sv.ID] = u
+		m[i] = u
 	}
 	return m
 })
@@ -1106,35 +1140,29 @@ func (f *Facts) statedOf(i, k int) []string {
 	return f.scr.stated[k*len(f.transferRegimes())+i]
 }
 
-// appendStated works out statedOf's answer for a service under the
-// regime at catalog position p, stated being the mechanisms its catalog
-// entry states there (its Transfers) and extra the safeguards the request
-// states for it, known[k] the catalog positions of the jurisdictions
-// whose TransferMechanisms name extra[k] (jurisdictionTable.mechanisms).
-// The catalog's list is used as it is when the request adds nothing to
-// it; a longer one is made in statedBuf, so that the facts copy no
-// service entry.
-func (f *Facts) appendStated(p int, stated, extra []string, known []*posSet) []string {
-	start := -1
+// appendStated works out statedOf's answer for a service under a regime
+// whose law knows some of the safeguards the request states for it that
+// its provider does not state there: stated being the mechanisms its
+// catalog entry states there (its Transfers), extra the request's
+// safeguards, bits the bit of each (jurisdictionTable.mechanismBit) and
+// add those of the ones to add. The list is the catalog's followed by
+// those, each once, in the request's order, made in statedBuf, so that
+// the facts copy no service entry (the catalog's list is used as it is
+// when the request adds nothing to it: build does not call then).
+func (f *Facts) appendStated(stated []string, add uint64, extra []string, bits []uint64) []string {
+	buf := f.scr.statedBuf
+	start := len(buf)
+	if len(stated) > 0 {
+		buf = append(buf, stated...)
+	}
 	for k, m := range extra {
-		if known[k] == nil || !known[k].has(p) {
-			continue // it counts for the regime whose law knows it
-		}
-		if start < 0 {
-			if slices.Contains(stated, m) {
-				continue
-			}
-			start = len(f.scr.statedBuf)
-			f.scr.statedBuf = append(f.scr.statedBuf, stated...)
-		}
-		if buf := f.scr.statedBuf; !slices.Contains(buf[start:], m) {
-			f.scr.statedBuf = append(buf, m)
+		if b := bits[k]; add&b != 0 {
+			buf = append(buf, m)
+			add &^= b
 		}
 	}
-	if start < 0 {
-		return stated
-	}
-	return f.scr.statedBuf[start:len(f.scr.statedBuf):len(f.scr.statedBuf)]
+	f.scr.statedBuf = buf
+	return buf[start:len(buf):len(buf)]
 }
 
 // transfersOut reports whether a service's provider is, or may access the
@@ -1197,24 +1225,31 @@ type regionSets struct {
 type jurisdictionTable struct {
 	pos     map[string]int
 	regions []regionSets
-	// mechanisms are, by transfer mechanism, the positions of the
-	// jurisdictions whose TransferMechanisms name it: a request's
-	// safeguard for a service counts under the regimes whose law knows
-	// it (appendStated), found once for the service rather than compared
-	// with each regime's list.
-	mechanisms map[string]*posSet
+	// mechanismBit numbers each transfer mechanism some jurisdiction's
+	// law knows (its TransferMechanisms, of the catalog's nine) with a
+	// bit, and knownBits are, by catalog position, the bits of those the
+	// jurisdiction's law knows: a request's safeguard for a service
+	// counts under the regimes whose law knows it (appendStated), which
+	// build tests for all the safeguards and each regime at once.
+	mechanismBit map[string]uint64
+	knownBits    []uint64
 }
 
 // jurisdictions is the catalog's jurisdictionTable, made on first use.
 var jurisdictions = sync.OnceValue(func() *jurisdictionTable {
 	js := cat().Jurisdictions
-	t := &jurisdictionTable{pos: make(map[string]int, len(js)), regions: make([]regionSets, len(js)), mechanisms: map[string]*posSet{}}
+	t := &jurisdictionTable{pos: make(map[string]int, len(js)), regions: make([]regionSets, len(js)), mechanismBit: map[string]uint64{}, knownBits: make([]uint64, len(js))}
 	for i, j := range js {
 		for _, m := range j.TransferMechanisms {
-			if t.mechanisms[m] == nil {
-				t.mechanisms[m] = &posSet{}
+			b, ok := t.mechanismBit[m]
+			if !ok {
+				if len(t.mechanismBit) >= 64 {
+					panic("policy: more than 64 transfer mechanisms")
+				}
+				b = 1 << len(t.mechanismBit)
+				t.mechanismBit[m] = b
 			}
-			t.mechanisms[m].add(i)
+			t.knownBits[i] |= b
 		}
 		r := &t.regions[i]
 		for _, c := range j.Countries {

@@ -199,8 +199,10 @@ func Assess(f *Facts) compliance.Assessment {
 		CCPAExempt:      req.CCPAThresholdsMet != nil && !*req.CCPAThresholdsMet && f.CCPACovers,
 		SectorLaws:      sectorLaws(f),
 		// Contract documents (issue 8, risk per document type).
-		RefundWindowDays:    req.RefundWindowDays,
-		GoverningLawOutside: governingLawOutside(f),
+		RefundWindowDays: req.RefundWindowDays,
+	}
+	if slices.Contains(governingLawTypes(), req.Type) {
+		in.GoverningLawOutside = governingLawOutside(f)
 	}
 	if bt, ok := cat().BusinessType(req.BusinessType); ok {
 		in.SpecialCategory = bt.SpecialCategory
@@ -289,6 +291,20 @@ func Assess(f *Facts) compliance.Assessment {
 	}
 	return compliance.Assess(in)
 }
+
+// governingLawTypes are the document types whose risk depends on the
+// country of the contract's chosen law (the governing_law_abroad factor's
+// types; every type, were the factor gone): Assess lists the
+// jurisdictions outside it only for them, not for a privacy policy of
+// thirty jurisdictions.
+var governingLawTypes = sync.OnceValue(func() []string {
+	for i := range compliance.RiskModel {
+		if m := &compliance.RiskModel[i]; m.ID == "governing_law_abroad" {
+			return m.DocumentTypes()
+		}
+	}
+	return Types()
+})
 
 // governingLawOutside lists the document's jurisdictions whose countries
 // do not include the country of the contract's chosen law (governingLaw:

@@ -129,27 +129,38 @@ func TestNamedLaws(t *testing.T) {
 	}
 }
 
-// TestTransferMechanismsByJurisdiction: the jurisdictions that know a
-// transfer mechanism (jurisdictionTable.mechanisms) are those whose
-// TransferMechanisms name it, and no jurisdiction knows an unknown one.
+// TestTransferMechanismsByJurisdiction: each transfer mechanism some
+// jurisdiction knows has a bit of its own (jurisdictionTable.mechanismBit),
+// a jurisdiction's knownBits are those of its TransferMechanisms, and an
+// unknown mechanism has none.
 func TestTransferMechanismsByJurisdiction(t *testing.T) {
 	js := mustCatalog(t).Jurisdictions
 	jt := jurisdictions()
+	var all uint64
+	for m, b := range jt.mechanismBit {
+		if b == 0 || b&(b-1) != 0 || all&b != 0 {
+			t.Errorf("%s: bit %x, not one of its own", m, b)
+		}
+		all |= b
+	}
 	n := 0
-	for m, set := range jt.mechanisms {
-		for p := range js {
-			if got, want := set.has(p), slices.Contains(js[p].TransferMechanisms, m); got != want {
+	for p := range js {
+		for m, b := range jt.mechanismBit {
+			if got, want := jt.knownBits[p]&b != 0, slices.Contains(js[p].TransferMechanisms, m); got != want {
 				t.Errorf("%s knows %s: %v, want %v", js[p].ID, m, got, want)
 			}
-			if set.has(p) {
-				n++
+		}
+		for _, m := range js[p].TransferMechanisms {
+			if jt.mechanismBit[m] == 0 {
+				t.Errorf("%s knows %s, which has no bit", js[p].ID, m)
 			}
+			n++
 		}
 	}
 	if n == 0 {
 		t.Fatal("no jurisdiction knows a transfer mechanism")
 	}
-	if jt.mechanisms["no-such-mechanism"] != nil {
+	if jt.mechanismBit["no-such-mechanism"] != 0 {
 		t.Error("an unknown mechanism is known")
 	}
 }

@@ -125,3 +125,29 @@ func (s *posSet) next(i int) int {
 	}
 	return -1
 }
+
+// nextMissing is the smallest position from i on that is not in the set:
+// with next, the runs of consecutive positions are
+//
+//	for i := s.next(0); i >= 0; i = s.next(j) { j := s.nextMissing(i); ... }
+//
+// which build copies from a list in one piece each rather than one
+// element at a time.
+func (s *posSet) nextMissing(i int) int {
+	if i < 64 {
+		if w := ^s.w >> uint(i); w != 0 {
+			return i + bits.TrailingZeros64(w)
+		}
+		i = 64
+	}
+	for k := (i - 64) >> 6; k < len(s.more); k++ {
+		w := ^s.more[k]
+		if k == (i-64)>>6 {
+			w &^= uint64(1)<<uint((i-64)&63) - 1
+		}
+		if w != 0 {
+			return 64 + k<<6 + bits.TrailingZeros64(w)
+		}
+	}
+	return max(i, 64+len(s.more)<<6)
+}

@@ -112,3 +112,39 @@ func TestPosSetHasAnyRemove(t *testing.T) {
 		}
 	}
 }
+
+// TestPosSetRuns checks nextMissing, with next, against the runs of
+// consecutive positions worked out one position at a time.
+func TestPosSetRuns(t *testing.T) {
+	full := make([]int, 128)
+	for i := range full {
+		full[i] = i
+	}
+	for _, ps := range [][]int{
+		{}, {0}, {0, 1, 2, 5, 63, 64, 65, 200}, {62, 63}, {63, 64}, full[:64], full, append(full[:64:64], 130, 131),
+	} {
+		s := posSetOf(ps...)
+		var got, want [][2]int
+		for i := s.next(0); i >= 0; {
+			j := s.nextMissing(i)
+			got = append(got, [2]int{i, j})
+			i = s.next(j)
+		}
+		for k := 0; k < len(ps); {
+			j := k + 1
+			for j < len(ps) && ps[j] == ps[j-1]+1 {
+				j++
+			}
+			want = append(want, [2]int{ps[k], ps[j-1] + 1})
+			k = j
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("runs of %v = %v, want %v", ps, got, want)
+		}
+		for _, i := range []int{0, 3, 64, 300} {
+			if m := s.nextMissing(i); m < i || s.has(m) {
+				t.Errorf("nextMissing(%d) of %v = %d, in the set or before %d", i, ps, m, i)
+			}
+		}
+	}
+}
