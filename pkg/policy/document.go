@@ -163,6 +163,19 @@ func (a *arena[T]) grow(n int) []T {
 	return c[:n:n]
 }
 
+// free is what is left of the chunk being carved, for a caller that
+// writes an unknown number of elements into it and then keeps them with
+// take (written by a previous document: the caller writes every one).
+func (a *arena[T]) free() []T { return a.cur[a.off:] }
+
+// take keeps the first n elements of free (n <= len(free())), as alloc
+// would have returned them.
+func (a *arena[T]) take(n int) []T {
+	off := a.off
+	a.off = off + n
+	return a.cur[off : off+n : off+n]
+}
+
 // copy returns a copy of s in the arena, made by move (a table row's
 // cells and a list's items are short).
 func (a *arena[T]) copy(s []T) []T {
@@ -650,6 +663,36 @@ func (b *builder) expand(segs []segment, ex ...extra) []Inline {
 	esc := b.esc
 	if len(segs) == 1 && segs[0].runs != nil {
 		return segs[0].runs[esc : esc+1 : esc+1]
+	}
+	// Written straight into what is left of the arena's chunk, when it
+	// is room enough, rather than counted first and then written.
+	if out := b.ins.free(); len(out) >= len(segs) {
+		i := 0
+		for k := range segs {
+			s := &segs[k]
+			if s.runs != nil {
+				out[i] = s.runs[esc]
+				i++
+				continue
+			}
+			v, ok := b.value(s.ph, ex)
+			if !ok {
+				out[i] = Inline{Kind: Plain, Text: "{" + placeholderNames[s.ph] + "}"}
+				i++
+				continue
+			}
+			if len(v) > len(out)-i-(len(segs)-1-k) {
+				i = -1 // no room for v and a run of each segment left
+				break
+			}
+			i += move(out[i:], v)
+		}
+		if i > 0 {
+			return b.ins.take(i)
+		}
+		if i == 0 {
+			return nil // as alloc(0)
+		}
 	}
 	n := 0
 	for k := range segs {
@@ -1272,9 +1315,15 @@ func (b *builder) build(p *program, applicable []*compliance.Requirement, doc *D
 		if !sec.when.holds(cond) {
 			continue
 		}
+		// The heading's place, written once the section shows a block
+		// (what a pooled builder's blocks held there is not read).
 		at := len(b.blocks)
 		b.section = sec.id
-		b.blocks = append(b.blocks, Block{})
+		if at < cap(b.blocks) {
+			b.blocks = b.blocks[:at+1]
+		} else {
+			b.blocks = append(b.blocks, Block{})
+		}
 		b.secStart = len(b.blocks)
 		for ci := range sec.clauses {
 			c := &sec.clauses[ci]
@@ -1304,7 +1353,7 @@ func (b *builder) build(p *program, applicable []*compliance.Requirement, doc *D
 			b.blocks = b.blocks[:at]
 			continue
 		}
-		b.blocks[at] = Block{Kind: Heading, Level: 2, Section: sec.id, Anchor: sec.anchor, Inlines: sec.headingRuns[esc : esc+1 : esc+1]}
+		b.blocks[at] = sec.headBlocks[esc]
 		b.heads = append(b.heads, head{block: at, sec: sec})
 	}
 	if multi {
@@ -1428,7 +1477,12 @@ func (b *builder) line(l *line) {
 	case lineGenerator:
 		l.gen(b)
 	case lineItem:
-		item := b.expand(l.segs)
+		var item []Inline
+		if l.runs != nil {
+			item = l.runs[b.esc : b.esc+1 : b.esc+1]
+		} else {
+			item = b.expand(l.segs)
+		}
 		if b.openList >= 0 {
 			b.items = append(b.items, item)
 			return
@@ -1436,10 +1490,15 @@ func (b *builder) line(l *line) {
 		b.blocks = append(b.blocks, Block{Kind: List, Section: b.section})
 		b.openList = len(b.blocks) - 1
 		b.items = append(b.items, item)
-	case lineStrong:
-		b.paragraph(b.expand(l.segs), true)
 	default:
-		b.paragraph(b.expand(l.segs), false)
+		if l.block == nil {
+			b.paragraph(b.expand(l.segs), l.kind == lineStrong)
+			return
+		}
+		if b.openList >= 0 {
+			b.closeList()
+		}
+		b.blocks = append(b.blocks, l.block[b.esc])
 	}
 }
 
