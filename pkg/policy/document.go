@@ -1315,15 +1315,10 @@ func (b *builder) build(p *program, applicable []*compliance.Requirement, doc *D
 		if !sec.when.holds(cond) {
 			continue
 		}
-		// The heading's place, written once the section shows a block
-		// (what a pooled builder's blocks held there is not read).
+		// The heading's place, written once the section shows a block.
 		at := len(b.blocks)
 		b.section = sec.id
-		if at < cap(b.blocks) {
-			b.blocks = b.blocks[:at+1]
-		} else {
-			b.blocks = append(b.blocks, Block{})
-		}
+		b.newBlock()
 		b.secStart = len(b.blocks)
 		for ci := range sec.clauses {
 			c := &sec.clauses[ci]
@@ -1498,8 +1493,20 @@ func (b *builder) line(l *line) {
 		if b.openList >= 0 {
 			b.closeList()
 		}
-		b.blocks = append(b.blocks, l.block[b.esc])
+		*b.newBlock() = l.block[b.esc]
 	}
+}
+
+// newBlock adds a block to blocks and returns it, to be written whole
+// (what a pooled builder's blocks held there is not read): a block is
+// copied into place, not first onto the stack as append copies it.
+func (b *builder) newBlock() *Block {
+	n := len(b.blocks)
+	if n == cap(b.blocks) {
+		b.blocks = slices.Grow(b.blocks, 1)
+	}
+	b.blocks = b.blocks[:n+1]
+	return &b.blocks[n]
 }
 
 // paragraph adds a paragraph to the current section: emit for the
