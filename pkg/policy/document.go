@@ -168,6 +168,17 @@ func (a *arena[T]) grow(n int) []T {
 // take (written by a previous document: the caller writes every one).
 func (a *arena[T]) free() []T { return a.cur[a.off:] }
 
+// reserve is free with room for n elements at least: what is left of
+// the first later chunk with room for them, or of a new chunk, when the
+// current one has less (as alloc moves on, without carving them).
+func (a *arena[T]) reserve(n int) []T {
+	if len(a.cur)-a.off < n {
+		a.grow(n)
+		a.off -= n
+	}
+	return a.free()
+}
+
 // take keeps the first n elements of free (n <= len(free())), as alloc
 // would have returned them.
 func (a *arena[T]) take(n int) []T {
@@ -664,9 +675,16 @@ func (b *builder) expand(segs []segment, ex ...extra) []Inline {
 	if len(segs) == 1 && segs[0].runs != nil {
 		return segs[0].runs[esc : esc+1 : esc+1]
 	}
-	// Written straight into what is left of the arena's chunk, when it
-	// is room enough, rather than counted first and then written.
-	if out := b.ins.free(); len(out) >= len(segs) {
+	// Written straight into what is left of the arena's chunk when the
+	// runs fit there, rather than counted first and then written; when
+	// they may not, they are counted, and written where that many fit
+	// with a run for each segment (the room the loop keeps for those
+	// left).
+	out := b.ins.free()
+	if len(out) < len(segs) {
+		out = b.ins.reserve(b.expandedLen(segs, ex) + len(segs))
+	}
+	for {
 		i := 0
 		for k := range segs {
 			s := &segs[k]
@@ -693,33 +711,23 @@ func (b *builder) expand(segs []segment, ex ...extra) []Inline {
 		if i == 0 {
 			return nil // as alloc(0)
 		}
+		out = b.ins.reserve(b.expandedLen(segs, ex) + len(segs))
 	}
+}
+
+// expandedLen is the number of runs expand makes of segs.
+func (b *builder) expandedLen(segs []segment, ex []extra) int {
 	n := 0
 	for k := range segs {
-		s := &segs[k]
-		if s.runs != nil {
-			n++
-		} else if v, ok := b.value(s.ph, ex); ok {
-			n += len(v)
-		} else {
-			n++
+		if s := &segs[k]; s.runs == nil {
+			if v, ok := b.value(s.ph, ex); ok {
+				n += len(v)
+				continue
+			}
 		}
+		n++
 	}
-	out := b.ins.alloc(n)
-	i := 0
-	for k := range segs {
-		s := &segs[k]
-		if s.runs != nil {
-			out[i] = s.runs[esc]
-			i++
-		} else if v, ok := b.value(s.ph, ex); ok {
-			i += move(out[i:], v)
-		} else {
-			out[i] = Inline{Kind: Plain, Text: "{" + placeholderNames[s.ph] + "}"}
-			i++
-		}
-	}
-	return out
+	return n
 }
 
 // labelInlines expands a label's placeholders.
