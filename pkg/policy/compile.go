@@ -257,6 +257,13 @@ type line struct {
 	kind int
 	segs []segment
 	gen  generator
+	// runs, on a line of literal text alone (most clause lines), are its
+	// one run for each value of Inline.esc (segment.runs); block, on such
+	// a paragraph or prominent line, is the paragraph itself for each, in
+	// its section (compiledSection.setLineBlocks). The builder takes them
+	// as they are: nothing changes a tree once it is built.
+	runs  *escRuns
+	block *[3]Block
 }
 
 // condition is a compiled "when" list: every group must hold, and a group
@@ -331,8 +338,11 @@ type compiledSection struct {
 	// escaped once for the formats that escape: every document that
 	// shows the section shares them.
 	headingRuns *[3]Inline
-	when        condition
-	clauses     []compiledClause
+	// headBlocks are the section's heading block for each value of
+	// Inline.esc (setLineBlocks).
+	headBlocks [3]Block
+	when       condition
+	clauses    []compiledClause
 }
 
 type compiledClause struct {
@@ -639,6 +649,7 @@ func (l *Library) compile(laws []compliance.Law, cat *catalog.Catalog) (*compile
 					p.shippingWords = p.shippingWords || namesAny(cc.lines, shippingPlaceholders)
 					cs.clauses[j] = cc
 				}
+				cs.setLineBlocks()
 				p.sections[i] = cs
 				links.addLinkText(cs.href, heading)
 				links.addHeading(cs.anchor, heading)
@@ -749,11 +760,39 @@ func compileLine(s string) line {
 		// segs keeps the name for the error of an unknown generator.
 		return line{kind: lineGenerator, gen: generators[s[1:]], segs: []segment{{text: s, ph: -1}}}
 	case strings.HasPrefix(s, "- "):
-		return line{kind: lineItem, segs: compileText(s[2:])}
+		return literalLine(line{kind: lineItem, segs: compileText(s[2:])})
 	case strings.HasPrefix(s, "!"):
-		return line{kind: lineStrong, segs: compileText(s[1:])}
+		return literalLine(line{kind: lineStrong, segs: compileText(s[1:])})
 	}
-	return line{kind: lineParagraph, segs: compileText(s)}
+	return literalLine(line{kind: lineParagraph, segs: compileText(s)})
+}
+
+// literalLine is l with its runs set when it is literal text alone.
+func literalLine(l line) line {
+	if len(l.segs) == 1 && l.segs[0].runs != nil {
+		l.runs = l.segs[0].runs
+	}
+	return l
+}
+
+// setLineBlocks makes the paragraph blocks of sec's literal paragraph
+// and prominent lines (line.block), and its heading's (headBlocks).
+func (sec *compiledSection) setLineBlocks() {
+	for e := range sec.headBlocks {
+		sec.headBlocks[e] = Block{Kind: Heading, Level: 2, Section: sec.id, Anchor: sec.anchor, Inlines: sec.headingRuns[e : e+1 : e+1]}
+	}
+	for ci := range sec.clauses {
+		for li := range sec.clauses[ci].lines {
+			l := &sec.clauses[ci].lines[li]
+			if l.runs == nil || l.kind == lineItem {
+				continue
+			}
+			l.block = new([3]Block)
+			for e := range l.block {
+				l.block[e] = Block{Kind: Paragraph, Strong: l.kind == lineStrong, Section: sec.id, Inlines: l.runs[e : e+1 : e+1]}
+			}
+		}
+	}
 }
 
 // conditionBits is the set of conditions that hold, as compiled bits.

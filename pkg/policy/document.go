@@ -163,6 +163,30 @@ func (a *arena[T]) grow(n int) []T {
 	return c[:n:n]
 }
 
+// free is what is left of the chunk being carved, for a caller that
+// writes an unknown number of elements into it and then keeps them with
+// take (written by a previous document: the caller writes every one).
+func (a *arena[T]) free() []T { return a.cur[a.off:] }
+
+// reserve is free with room for n elements at least: what is left of
+// the first later chunk with room for them, or of a new chunk, when the
+// current one has less (as alloc moves on, without carving them).
+func (a *arena[T]) reserve(n int) []T {
+	if len(a.cur)-a.off < n {
+		a.grow(n)
+		a.off -= n
+	}
+	return a.free()
+}
+
+// take keeps the first n elements of free (n <= len(free())), as alloc
+// would have returned them.
+func (a *arena[T]) take(n int) []T {
+	off := a.off
+	a.off = off + n
+	return a.cur[off : off+n : off+n]
+}
+
 // copy returns a copy of s in the arena, made by move (a table row's
 // cells and a list's items are short).
 func (a *arena[T]) copy(s []T) []T {
@@ -651,32 +675,59 @@ func (b *builder) expand(segs []segment, ex ...extra) []Inline {
 	if len(segs) == 1 && segs[0].runs != nil {
 		return segs[0].runs[esc : esc+1 : esc+1]
 	}
+	// Written straight into what is left of the arena's chunk when the
+	// runs fit there, rather than counted first and then written; when
+	// they may not, they are counted, and written where that many fit
+	// with a run for each segment (the room the loop keeps for those
+	// left).
+	out := b.ins.free()
+	if len(out) < len(segs) {
+		out = b.ins.reserve(b.expandedLen(segs, ex) + len(segs))
+	}
+	for {
+		i := 0
+		for k := range segs {
+			s := &segs[k]
+			if s.runs != nil {
+				out[i] = s.runs[esc]
+				i++
+				continue
+			}
+			v, ok := b.value(s.ph, ex)
+			if !ok {
+				out[i] = Inline{Kind: Plain, Text: "{" + placeholderNames[s.ph] + "}"}
+				i++
+				continue
+			}
+			if len(v) > len(out)-i-(len(segs)-1-k) {
+				i = -1 // no room for v and a run of each segment left
+				break
+			}
+			i += move(out[i:], v)
+		}
+		if i > 0 {
+			return b.ins.take(i)
+		}
+		if i == 0 {
+			return nil // as alloc(0)
+		}
+		out = b.ins.reserve(b.expandedLen(segs, ex) + len(segs))
+	}
+}
+
+// expandedLen is the number of runs expand makes of segs.
+func (b *builder) expandedLen(segs []segment, ex []extra) int {
 	n := 0
 	for k := range segs {
-		s := &segs[k]
-		if s.runs != nil {
-			n++
-		} else if v, ok := b.value(s.ph, ex); ok {
-			n += len(v)
-		} else {
-			n++
+		if s := &segs[k]; s.runs == nil {
+			if v, ok := b.value(s.ph, ex); ok {
+				n += len(v)
+				continue
+			}
 		}
+		n++
 	}
-	out := b.ins.alloc(n)
-	i := 0
-	for k := range segs {
-		s := &segs[k]
-		if s.runs != nil {
-			out[i] = s.runs[esc]
-			i++
-		} else if v, ok := b.value(s.ph, ex); ok {
-			i += move(out[i:], v)
-		} else {
-			out[i] = Inline{Kind: Plain, Text: "{" + placeholderNames[s.ph] + "}"}
-			i++
-		}
-	}
-	return out
+	return n
 }
 
 // labelInlines expands a label's placeholders.
@@ -1272,9 +1323,10 @@ func (b *builder) build(p *program, applicable []*compliance.Requirement, doc *D
 		if !sec.when.holds(cond) {
 			continue
 		}
+		// The heading's place, written once the section shows a block.
 		at := len(b.blocks)
 		b.section = sec.id
-		b.blocks = append(b.blocks, Block{})
+		b.newBlock()
 		b.secStart = len(b.blocks)
 		for ci := range sec.clauses {
 			c := &sec.clauses[ci]
@@ -1304,7 +1356,7 @@ func (b *builder) build(p *program, applicable []*compliance.Requirement, doc *D
 			b.blocks = b.blocks[:at]
 			continue
 		}
-		b.blocks[at] = Block{Kind: Heading, Level: 2, Section: sec.id, Anchor: sec.anchor, Inlines: sec.headingRuns[esc : esc+1 : esc+1]}
+		b.blocks[at] = sec.headBlocks[esc]
 		b.heads = append(b.heads, head{block: at, sec: sec})
 	}
 	if multi {
@@ -1312,26 +1364,36 @@ func (b *builder) build(p *program, applicable []*compliance.Requirement, doc *D
 	}
 	doc.Blocks = b.blocks
 	b.fillContents(doc)
+	if gaps := b.unsatisfied(applicable); gaps != nil {
+		return &GapError{Requirements: gaps}
+	}
 	if evidence {
 		doc.Evidence = make([]Evidence, 0, len(applicable))
-	}
-	var gaps []string
-	for _, r := range applicable {
-		n := r.Position() // the library's number for it (compile)
-		if b.satisfied[n>>6]&(1<<(n&63)) == 0 {
-			gaps = append(gaps, r.ID)
-			continue
+		for _, r := range applicable {
+			at := b.satisfiedAt[r.Position()] - 1
+			sec := &p.sections[at>>16]
+			doc.Evidence = append(doc.Evidence, Evidence{Requirement: r.ID, Citation: r.Citation, Section: sec.id,
+				Heading: sec.heading, Anchor: sec.anchor, Clause: sec.clauses[at&0xffff].id})
 		}
-		if !evidence {
-			continue
-		}
-		at := b.satisfiedAt[n] - 1
-		sec := &p.sections[at>>16]
-		doc.Evidence = append(doc.Evidence, Evidence{Requirement: r.ID, Citation: r.Citation, Section: sec.id,
-			Heading: sec.heading, Anchor: sec.anchor, Clause: sec.clauses[at&0xffff].id})
 	}
-	if len(gaps) > 0 {
-		return &GapError{Requirements: gaps}
+	return nil
+}
+
+// unsatisfied is the ids of the applicable requirements no included
+// clause satisfies, nil for none. Each is found by its position, the
+// library's number for it (compile), in a loop of its own: in build's, a
+// document's few hundred items each cost several times as much.
+func (b *builder) unsatisfied(applicable []*compliance.Requirement) []string {
+	for i, r := range applicable {
+		if n := r.Position(); b.satisfied[n>>6]&(1<<(n&63)) == 0 {
+			gaps := []string{r.ID}
+			for _, r := range applicable[i+1:] {
+				if n := r.Position(); b.satisfied[n>>6]&(1<<(n&63)) == 0 {
+					gaps = append(gaps, r.ID)
+				}
+			}
+			return gaps
+		}
 	}
 	return nil
 }
@@ -1428,7 +1490,12 @@ func (b *builder) line(l *line) {
 	case lineGenerator:
 		l.gen(b)
 	case lineItem:
-		item := b.expand(l.segs)
+		var item []Inline
+		if l.runs != nil {
+			item = l.runs[b.esc : b.esc+1 : b.esc+1]
+		} else {
+			item = b.expand(l.segs)
+		}
 		if b.openList >= 0 {
 			b.items = append(b.items, item)
 			return
@@ -1436,11 +1503,28 @@ func (b *builder) line(l *line) {
 		b.blocks = append(b.blocks, Block{Kind: List, Section: b.section})
 		b.openList = len(b.blocks) - 1
 		b.items = append(b.items, item)
-	case lineStrong:
-		b.paragraph(b.expand(l.segs), true)
 	default:
-		b.paragraph(b.expand(l.segs), false)
+		if l.block == nil {
+			b.paragraph(b.expand(l.segs), l.kind == lineStrong)
+			return
+		}
+		if b.openList >= 0 {
+			b.closeList()
+		}
+		*b.newBlock() = l.block[b.esc]
 	}
+}
+
+// newBlock adds a block to blocks and returns it, to be written whole
+// (what a pooled builder's blocks held there is not read): a block is
+// copied into place, not first onto the stack as append copies it.
+func (b *builder) newBlock() *Block {
+	n := len(b.blocks)
+	if n == cap(b.blocks) {
+		b.blocks = slices.Grow(b.blocks, 1)
+	}
+	b.blocks = b.blocks[:n+1]
+	return &b.blocks[n]
 }
 
 // paragraph adds a paragraph to the current section: emit for the

@@ -123,6 +123,75 @@ func TestExpandLiteralRuns(t *testing.T) {
 	}
 }
 
+// TestExpandChunkEnd: a line expands to the same runs whether they fit
+// in what is left of the arena's chunk (written there at once) or not
+// (counted, then written in the next chunk), capped either way.
+func TestExpandChunkEnd(t *testing.T) {
+	b := &builder{}
+	b.base[phBusinessName] = value{ins: []Inline{{Text: "A"}, {Text: "c"}, {Text: "me"}}, ok: true}
+	b.vars = &b.base
+	segs := compileText("We are {businessName}, {businessName}.")
+	want := "We are Acme, Acme."
+	for left := range 11 { // the runs are nine
+		b.ins.reset()
+		b.ins.alloc(arenaChunk - left)
+		got := b.expand(segs)
+		if inlineText(got) != want || len(got) != 9 || cap(got) != 9 {
+			t.Errorf("%d left: %q (len %d, cap %d)", left, inlineText(got), len(got), cap(got))
+		}
+		// The arena carries on after the expansion's runs.
+		if next := b.ins.alloc(1); uintptr(unsafe.Pointer(&next[0])) != uintptr(unsafe.Pointer(&got[8]))+unsafe.Sizeof(Inline{}) {
+			t.Errorf("%d left: the next run is not after the expansion's", left)
+		}
+	}
+}
+
+// TestLineBlocks: a literal paragraph line is compiled to the paragraph
+// the builder would make of it, a literal item to its run alone, and a
+// section's heading to its block, for every format.
+func TestLineBlocks(t *testing.T) {
+	lib, err := DefaultLibrary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := 0
+	for _, p := range lib.compiled.programs {
+		for si := range p.sections {
+			sec := &p.sections[si]
+			for e := range sec.headBlocks {
+				want := Block{Kind: Heading, Level: 2, Section: sec.id, Anchor: sec.anchor, Inlines: []Inline{sec.headingRuns[e]}}
+				if h := sec.headBlocks[e]; !reflect.DeepEqual(h, want) || cap(h.Inlines) != 1 {
+					t.Fatalf("section %s: heading block %+v", sec.id, h)
+				}
+			}
+			for _, c := range sec.clauses {
+				for _, l := range c.lines {
+					literal := l.kind != lineGenerator && len(l.segs) == 1 && l.segs[0].runs != nil
+					if (l.runs != nil) != literal || (l.runs != nil && l.runs != l.segs[0].runs) {
+						t.Fatalf("clause %s: runs %v for a literal line %v", c.id, l.runs, literal)
+					}
+					if (l.block != nil) != (literal && l.kind != lineItem) {
+						t.Fatalf("clause %s: block %v for a literal paragraph %v", c.id, l.block != nil, literal && l.kind != lineItem)
+					}
+					if l.block == nil {
+						continue
+					}
+					blocks++
+					for e, blk := range l.block {
+						want := Block{Kind: Paragraph, Strong: l.kind == lineStrong, Section: sec.id, Inlines: []Inline{l.runs[e]}}
+						if !reflect.DeepEqual(blk, want) || cap(blk.Inlines) != 1 {
+							t.Fatalf("clause %s: block %+v, want %+v", c.id, blk, want)
+						}
+					}
+				}
+			}
+		}
+	}
+	if blocks == 0 {
+		t.Fatal("no literal paragraph line")
+	}
+}
+
 // TestPlaceholderNames: every placeholder has a distinct name, found by
 // placeholderNumber.
 func TestPlaceholderNames(t *testing.T) {

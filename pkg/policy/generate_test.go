@@ -1437,9 +1437,9 @@ func TestEvidenceOf(t *testing.T) {
 	}
 }
 
-// TestBuildReportsGaps: a requirement that applies but that no included
-// clause satisfies is a *GapError naming it, whether or not the builder
-// records the evidence (Generate does not).
+// TestBuildReportsGaps: requirements that apply but that no included
+// clause satisfies are a *GapError naming each, in checklist order,
+// whether or not the builder records the evidence (Generate does not).
 func TestBuildReportsGaps(t *testing.T) {
 	c := mustCatalog(t)
 	req := Request{Type: "privacy", BusinessName: "Gap Ltd", WebsiteURL: "https://gap.example",
@@ -1450,33 +1450,37 @@ func TestBuildReportsGaps(t *testing.T) {
 	if _, _, _, err := st.compose(req, true); err != nil {
 		t.Fatal(err)
 	}
-	missing := st.facts.applicable[len(st.facts.applicable)/2]
+	n := len(st.facts.applicable)
+	missing := []*compliance.Requirement{st.facts.applicable[n/3], st.facts.applicable[2*n/3]}
 	// The same program with no clause satisfying missing.
 	p := *st.b.lib.programs[[2]string{req.Type, req.Language}]
 	p.sections = slices.Clone(p.sections)
-	dropped := 0
-	for si := range p.sections {
-		sec := &p.sections[si]
-		sec.clauses = slices.Clone(sec.clauses)
-		for ci := range sec.clauses {
-			c := &sec.clauses[ci]
-			if slices.Contains(c.satisfies, missing.Position()) {
-				c.satisfies = slices.DeleteFunc(slices.Clone(c.satisfies), func(n int) bool { return n == missing.Position() })
-				c.satisfied = satisfiedSet(c.satisfies)
-				dropped++
+	for _, m := range missing {
+		dropped := 0
+		for si := range p.sections {
+			sec := &p.sections[si]
+			sec.clauses = slices.Clone(sec.clauses)
+			for ci := range sec.clauses {
+				c := &sec.clauses[ci]
+				if slices.Contains(c.satisfies, m.Position()) {
+					c.satisfies = slices.DeleteFunc(slices.Clone(c.satisfies), func(n int) bool { return n == m.Position() })
+					c.satisfied = satisfiedSet(c.satisfies)
+					dropped++
+				}
 			}
 		}
+		if dropped == 0 {
+			t.Fatalf("no clause satisfies %s", m.ID)
+		}
 	}
-	if dropped == 0 {
-		t.Fatalf("no clause satisfies %s", missing.ID)
-	}
+	want := []string{missing[0].ID, missing[1].ID}
 	for _, evidence := range []bool{false, true} {
 		st.b.reset()
 		var doc Document
 		err := st.b.build(&p, st.facts.applicable, &doc, evidence)
 		var gap *GapError
-		if !errors.As(err, &gap) || !slices.Equal(gap.Requirements, []string{missing.ID}) {
-			t.Errorf("evidence %v: build gave %v, want a gap for %s", evidence, err, missing.ID)
+		if !errors.As(err, &gap) || !slices.Equal(gap.Requirements, want) {
+			t.Errorf("evidence %v: build gave %v, want gaps for %v", evidence, err, want)
 		}
 		if !evidence && doc.Evidence != nil {
 			t.Errorf("evidence false: %d evidence entries recorded", len(doc.Evidence))
