@@ -60,20 +60,26 @@ func TestSafeguardCells(t *testing.T) {
 	}
 }
 
-// TestCatalogWords: the words compiled with the library for the catalog's
-// purposes, data categories and jurisdictions, found by the facts'
-// catalog positions, are the labels the builder would look up by key.
-func TestCatalogWords(t *testing.T) {
-	c := mustCatalog(t)
+// wordsBuilder is the builder that has composed, in Markdown, the
+// document of a marketplace for four jurisdictions that uses
+// serviceMix's services.
+func wordsBuilder(t *testing.T) *builder {
 	req := Request{Type: "privacy", BusinessName: "Words Ltd", WebsiteURL: "https://words.example", BusinessType: "marketplace",
 		Language: "en", Jurisdiction: "EU,UK,US-CA,AU", Format: "markdown", CollectsPayments: true, CollectsUserData: true,
-		UsesAnalytics: true, ThirdPartyServices: serviceMix(c)}
+		UsesAnalytics: true, ThirdPartyServices: serviceMix(mustCatalog(t))}
 	completeRequest(&req)
 	st := new(state)
 	if _, _, _, err := st.compose(req, false); err != nil {
 		t.Fatal(err)
 	}
-	b := &st.b
+	return &st.b
+}
+
+// TestCatalogWords: the words compiled with the library for the catalog's
+// purposes, data categories and jurisdictions, found by the facts'
+// catalog positions, are the labels the builder would look up by key.
+func TestCatalogWords(t *testing.T) {
+	b := wordsBuilder(t)
 	f := b.f
 	if len(f.Purposes) < 2 || len(f.Categories) < 2 || len(f.Jurisdictions) != 4 {
 		t.Fatalf("facts too small to test: %d purposes, %d categories, %d jurisdictions", len(f.Purposes), len(f.Categories), len(f.Jurisdictions))
@@ -589,16 +595,7 @@ func TestEscapedRuns(t *testing.T) {
 // other than the library's) read as those of the catalog's own, made
 // for the document instead of copied from the library.
 func TestServiceCellsOfAnotherCatalog(t *testing.T) {
-	c := mustCatalog(t)
-	req := Request{Type: "privacy", BusinessName: "Cells Ltd", WebsiteURL: "https://cells.example", BusinessType: "marketplace",
-		Language: "en", Jurisdiction: "EU", Format: "markdown", CollectsPayments: true, CollectsUserData: true,
-		UsesAnalytics: true, ThirdPartyServices: serviceMix(c)}
-	completeRequest(&req)
-	st := new(state)
-	if _, _, _, err := st.compose(req, false); err != nil {
-		t.Fatal(err)
-	}
-	b := &st.b
+	b := wordsBuilder(t)
 	tables := func() (services, cookies [][][]Inline) {
 		genServices(b)
 		genCookies(b)
