@@ -404,8 +404,7 @@ func (b *builder) categoryName(k int) string {
 // categoryCell is categoryName(k) as a cell: the compiled run itself,
 // shared.
 func (b *builder) categoryCell(k int) []Inline {
-	r, esc := &b.words.categoryRuns[b.f.Categories[k].pos], b.esc
-	return r[esc : esc+1 : esc+1]
+	return b.run(&b.words.categoryRuns[b.f.Categories[k].pos])
 }
 
 // categoriesIn lists in prose, in the facts' (catalog) order, the names of
@@ -565,7 +564,7 @@ func (b *builder) purposeCells(i int) (name, data []Inline) {
 	}
 	c := &b.purposeRows[i]
 	if c[0] == nil {
-		c[0], c[1] = b.str(b.purposeLabel(i, purposeName)), b.categoriesIn(&b.f.Purposes[i].categorySet)
+		c[0], c[1] = b.purposeCell(i, purposeName), b.categoriesIn(&b.f.Purposes[i].categorySet)
 	}
 	return c[0], c[1]
 }
@@ -619,7 +618,12 @@ func genServices(b *builder) {
 	names := b.serviceNames()
 	for i := range b.f.Services {
 		s := &b.f.Services[i]
-		t.row(names[i], b.providerCell(s.Service), b.str(s.Purpose), b.receivedBy(i),
+		w := b.words.services[s.Service]
+		purpose := b.str(s.Purpose) // a service of another catalog
+		if w != nil {
+			purpose = b.run(&w.purpose)
+		}
+		t.row(names[i], b.providerCell(s.Service, w), purpose, b.receivedBy(i),
 			b.role(s), b.link(s.PrivacyPolicyURL))
 	}
 	b.emit(t.block())
@@ -628,18 +632,26 @@ func genServices(b *builder) {
 // providerCell is the services table's cell naming service s's provider,
 // with its EU entity where the document's jurisdiction names it, and its
 // country: catalog data and the language's words alone, compiled with
-// the library (catalogWords.providers) as one run with its escaped forms,
-// rather than composed of up to six runs for every document.
-func (b *builder) providerCell(s *catalog.Service) []Inline {
+// the library (serviceWords.provider: w, nil for a service of another
+// catalog than the library's) as one run with its escaped forms, rather
+// than composed of up to six runs for every document.
+func (b *builder) providerCell(s *catalog.Service, w *serviceWords) []Inline {
 	eu := 0
 	if b.f.Jurisdiction.EUEntity {
 		eu = 1
 	}
-	if c := b.words.providers[s]; c != nil {
-		return c[eu][b.esc : b.esc+1 : b.esc+1]
+	if w != nil {
+		return b.run(&w.provider[eu])
 	}
-	var pb [6]string // a service of another catalog than the library's
+	var pb [6]string
 	return b.strs(providerParts(s, eu == 1, b.country, b.label("country.unknown"), pb[:0])...)
+}
+
+// run is r, compiled with the library, as one run in the document's
+// format: a cell the renderer copies (appendMDRow), shared by every
+// document that shows it.
+func (b *builder) run(r *escRuns) []Inline {
+	return r[b.esc : b.esc+1 : b.esc+1]
 }
 
 // providerParts are the pieces of service s's provider cell (providerCell),
@@ -660,25 +672,51 @@ func providerParts(s *catalog.Service, euEntity bool, country func(string) strin
 	return dst
 }
 
-// compileProviders makes the provider cells (providerCell) of cat's
-// services in the language t: for each, without and with its EU entity,
-// one run in each value of Inline.esc.
-func compileProviders(t *Wording, cat *catalog.Catalog) map[*catalog.Service]*[2][3]Inline {
+// serviceWords are a catalog service's cells in a language, each one
+// run in every format (escRuns), compiled with the library: the services
+// and cookie tables show them in every document that names the service,
+// and each cell had been made for the document and its text escaped, or
+// looked up in the escape memo, as it was rendered.
+type serviceWords struct {
+	// provider is the provider cell (providerCell) without and with
+	// the EU entity.
+	provider [2]escRuns
+	purpose  escRuns
+	// cookies are the cells of its cookies, by position in Cookies.
+	cookies []cookieWords
+}
+
+// cookieWords are a cookie's cells in the cookie tables: its duration
+// the language's word for an unknown one where the catalog gives none.
+type cookieWords struct {
+	name, purpose, duration escRuns
+}
+
+// compileServices makes the cells (serviceWords) of cat's services in
+// the language t.
+func compileServices(t *Wording, cat *catalog.Catalog) map[*catalog.Service]*serviceWords {
 	country := func(code string) string {
 		if n := t.Labels["country."+code]; n != "" {
 			return n
 		}
 		return CountryName(code)
 	}
-	out := make(map[*catalog.Service]*[2][3]Inline, len(cat.Services))
+	out := make(map[*catalog.Service]*serviceWords, len(cat.Services))
 	for i := range cat.Services {
 		s := &cat.Services[i]
-		var cells [2][3]Inline
-		for eu := range cells {
-			text := strings.Join(providerParts(s, eu == 1, country, t.Labels["country.unknown"], nil), "")
-			cells[eu] = *literalSegment(text).runs
+		w := &serviceWords{purpose: literalRuns(s.Purpose), cookies: make([]cookieWords, len(s.Cookies))}
+		for eu := range w.provider {
+			w.provider[eu] = literalRuns(strings.Join(providerParts(s, eu == 1, country, t.Labels["country.unknown"], nil), ""))
 		}
-		out[s] = &cells
+		for k := range s.Cookies {
+			c := &s.Cookies[k]
+			d := c.Duration
+			if d == "" {
+				d = t.Labels["cookie.durationUnknown"]
+			}
+			w.cookies[k] = cookieWords{name: literalRuns(c.Name), purpose: literalRuns(c.Purpose), duration: literalRuns(d)}
+		}
+		out[s] = w
 	}
 	return out
 }
@@ -1198,9 +1236,9 @@ func transferBasis(j *catalog.Jurisdiction, s *ServiceFact, stated []string, pro
 // column).
 func (b *builder) cookieRows(t *table, party []Inline) {
 	// The two kinds' cells, made once for the table.
-	essential, nonEssential := b.str(b.label("cookie.essential")), b.str(b.label("cookie.nonEssential.US-CA"))
+	essential, nonEssential := b.literalRun(b.label("cookie.essential")), b.literalRun(b.label("cookie.nonEssential.US-CA"))
 	if b.f.gdprFamily() {
-		nonEssential = b.str(b.label("cookie.nonEssential"))
+		nonEssential = b.literalRun(b.label("cookie.nonEssential"))
 	}
 	kind := func(essentialCookie bool) []Inline {
 		if essentialCookie {
@@ -1224,13 +1262,20 @@ func (b *builder) cookieRows(t *table, party []Inline) {
 			continue
 		}
 		name := names[i] // the provider cell of each of its rows
-		for k := range s.Cookies {
-			c := &s.Cookies[k]
-			d := c.Duration
-			if d == "" {
-				d = durationUnknown
+		if w := b.words.services[s.Service]; w != nil {
+			for k := range w.cookies {
+				c := &w.cookies[k]
+				row(b.run(&c.name), name, b.run(&c.purpose), b.run(&c.duration), kind(s.Essential))
 			}
-			row(b.str(c.Name), name, b.str(c.Purpose), b.str(d), kind(s.Essential))
+		} else { // a service of another catalog
+			for k := range s.Cookies {
+				c := &s.Cookies[k]
+				d := c.Duration
+				if d == "" {
+					d = durationUnknown
+				}
+				row(b.str(c.Name), name, b.str(c.Purpose), b.str(d), kind(s.Essential))
+			}
 		}
 		// Known to set cookies, but no source named them: say so rather
 		// than leave the service out of the table.
@@ -1334,10 +1379,10 @@ func genRetentionPurposes(b *builder) {
 	gdpr := b.f.gdprFamily()
 	for i := range b.f.Purposes {
 		p := &b.f.Purposes[i]
-		name := b.purposeLabel(i, purposeName)
+		name := b.purposeCell(i, purposeName)
 		if !gdpr {
 			// The CCPA category table refers to purposes by these names.
-			name = b.purposeLabel(i, purposeShort)
+			name = b.purposeCell(i, purposeShort)
 		}
 		var pb [8][]Inline
 		period := pb[:0]
@@ -1354,7 +1399,7 @@ func genRetentionPurposes(b *builder) {
 					extra{phService, b.str(s.Name)}, extra{phRetention, b.str(s.Retention)}))
 			}
 		}
-		t.row(b.str(name), b.cat(period...))
+		t.row(name, b.cat(period...))
 	}
 	b.emit(t.block())
 }
@@ -1577,6 +1622,12 @@ func (b *builder) purposeLabel(i, kind int) string {
 	return b.words.purposes[b.f.Purposes[i].pos].labels[kind]
 }
 
+// purposeCell is purposeLabel(i, kind) as a cell: the compiled run
+// itself, shared.
+func (b *builder) purposeCell(i, kind int) []Inline {
+	return b.run(&b.words.purposes[b.f.Purposes[i].pos].runs[kind])
+}
+
 // serviceCategory is the name of the category of the service at position
 // i of the facts' services, looked up once per document.
 func (b *builder) serviceCategory(i int) string {
@@ -1653,11 +1704,11 @@ func genCCPACategories(b *builder) {
 			sold = b.labelInlines("ccpa.soldShared.yes", extra{phRecipients, b.join(g.soldTo)})
 		} else {
 			if notSold == nil {
-				notSold = b.str(b.label("ccpa.soldShared.no"))
+				notSold = b.literalRun(b.label("ccpa.soldShared.no"))
 			}
 			sold = notSold
 		}
-		t.row(b.words.ccpaLetters[g.letterAt], b.cat(examples...), b.sourcesCell(g.sources), b.semicolons(ps), sold)
+		t.row(b.run(&b.words.ccpaLetters[g.letterAt]), b.cat(examples...), b.sourcesCell(g.sources), b.semicolons(ps), sold)
 	}
 	b.emit(t.block())
 }
@@ -1690,7 +1741,7 @@ func genCCPASold(b *builder) {
 		if len(g.soldTo) > 0 {
 			ps := b.ccpaPurposeNames(&g.soldFor, b.names[:0])
 			b.names = ps[:0]
-			t.row(b.words.ccpaLetters[g.letterAt], b.join(g.soldTo), b.semicolons(ps))
+			t.row(b.run(&b.words.ccpaLetters[g.letterAt]), b.join(g.soldTo), b.semicolons(ps))
 		}
 	}
 	b.emit(t.block())
@@ -1705,7 +1756,7 @@ func genCCPADisclosed(b *builder) {
 		if len(g.disclosed) > 0 {
 			ps := b.ccpaPurposeNames(&g.discloseFor, b.names[:0])
 			b.names = ps[:0]
-			t.row(b.words.ccpaLetters[g.letterAt], b.join(g.disclosed), b.semicolons(ps))
+			t.row(b.run(&b.words.ccpaLetters[g.letterAt]), b.join(g.disclosed), b.semicolons(ps))
 		}
 	}
 	if len(t.rows) == 0 {

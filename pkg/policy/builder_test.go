@@ -60,20 +60,26 @@ func TestSafeguardCells(t *testing.T) {
 	}
 }
 
-// TestCatalogWords: the words compiled with the library for the catalog's
-// purposes, data categories and jurisdictions, found by the facts'
-// catalog positions, are the labels the builder would look up by key.
-func TestCatalogWords(t *testing.T) {
-	c := mustCatalog(t)
+// wordsBuilder is the builder that has composed, in Markdown, the
+// document of a marketplace for four jurisdictions that uses
+// serviceMix's services.
+func wordsBuilder(t *testing.T) *builder {
 	req := Request{Type: "privacy", BusinessName: "Words Ltd", WebsiteURL: "https://words.example", BusinessType: "marketplace",
 		Language: "en", Jurisdiction: "EU,UK,US-CA,AU", Format: "markdown", CollectsPayments: true, CollectsUserData: true,
-		UsesAnalytics: true, ThirdPartyServices: serviceMix(c)}
+		UsesAnalytics: true, ThirdPartyServices: serviceMix(mustCatalog(t))}
 	completeRequest(&req)
 	st := new(state)
 	if _, _, _, err := st.compose(req, false); err != nil {
 		t.Fatal(err)
 	}
-	b := &st.b
+	return &st.b
+}
+
+// TestCatalogWords: the words compiled with the library for the catalog's
+// purposes, data categories and jurisdictions, found by the facts'
+// catalog positions, are the labels the builder would look up by key.
+func TestCatalogWords(t *testing.T) {
+	b := wordsBuilder(t)
 	f := b.f
 	if len(f.Purposes) < 2 || len(f.Categories) < 2 || len(f.Jurisdictions) != 4 {
 		t.Fatalf("facts too small to test: %d purposes, %d categories, %d jurisdictions", len(f.Purposes), len(f.Categories), len(f.Jurisdictions))
@@ -339,7 +345,7 @@ func TestHeaderCells(t *testing.T) {
 		labels := lib.Texts[lang].Labels
 		for i, letter := range ccpaLetters {
 			want, ok := labels["ccpa."+letter]
-			if got := inlinesText(w.ccpaLetters[i]); !ok || got != want {
+			if got := w.ccpaLetters[i][escNone].Text; !ok || got != want {
 				t.Errorf("%s: CCPA category %s is %q, want %q", lang, letter, got, want)
 			}
 		}
@@ -461,13 +467,14 @@ func TestCompiledTableWords(t *testing.T) {
 		inlinesText(w.jurisdictions[uk].transferHeader[2]) != en.Labels["table.adequacy.UK"] {
 		t.Error("the UK's transfer table is not worded by the UK's law")
 	}
-	withEntity := 0
+	withEntity, noDuration := 0, 0
 	for i := range c.Services {
 		s := &c.Services[i]
-		cells := w.providers[s]
-		if cells == nil {
+		sw := w.services[s]
+		if sw == nil {
 			t.Fatalf("%s: no provider cell", s.ID)
 		}
+		cells := &sw.provider
 		for eu := range cells {
 			parts := providerParts(s, eu == 1, func(code string) string {
 				if n := en.Labels["country."+code]; n != "" {
@@ -486,6 +493,39 @@ func TestCompiledTableWords(t *testing.T) {
 		}
 		if cells[0][escNone].Text != cells[1][escNone].Text {
 			withEntity++
+		}
+		// The purpose and cookie cells: the catalog's words, the
+		// language's where it gives no duration.
+		checkRuns := func(what string, r *escRuns, want string) {
+			if r[escNone].Text != want || r[escMarkdown].URL != mdEscape(want) || r[escHTML].URL != htmlEscape(want) {
+				t.Errorf("%s: %s cell %+v, want %q", s.ID, what, *r, want)
+			}
+		}
+		checkRuns("purpose", &sw.purpose, s.Purpose)
+		if len(sw.cookies) != len(s.Cookies) {
+			t.Fatalf("%s: %d cookies' cells for %d cookies", s.ID, len(sw.cookies), len(s.Cookies))
+		}
+		for k, ck := range s.Cookies {
+			duration := ck.Duration
+			if duration == "" {
+				duration = en.Labels["cookie.durationUnknown"]
+				noDuration++
+			}
+			cw := &sw.cookies[k]
+			checkRuns("cookie name", &cw.name, ck.Name)
+			checkRuns("cookie purpose", &cw.purpose, ck.Purpose)
+			checkRuns("cookie duration", &cw.duration, duration)
+		}
+	}
+	if noDuration == 0 {
+		t.Error("no catalog cookie lacks a duration; the test needs one that does")
+	}
+	for i := range c.Purposes {
+		pw := &w.purposes[i]
+		for k := range pw.labels {
+			if r := &pw.runs[k]; r[escNone].Text != pw.labels[k] || r[escMarkdown].URL != mdEscape(pw.labels[k]) || r[escHTML].URL != htmlEscape(pw.labels[k]) {
+				t.Errorf("purpose %s: label %d's runs %+v, want %q", c.Purposes[i].ID, k, *r, pw.labels[k])
+			}
 		}
 	}
 	if withEntity == 0 {
@@ -546,6 +586,54 @@ func TestEscapedRuns(t *testing.T) {
 		}
 		if cells < 2*plainCells {
 			t.Errorf("%s: %d escaped runs in cells, %d not", format, cells, plainCells)
+		}
+	}
+}
+
+// TestServiceCellsOfAnotherCatalog: the services and cookie tables of
+// services the library compiled no cells for (serviceWords: a catalog
+// other than the library's) read as those of the catalog's own, made
+// for the document instead of copied from the library.
+func TestServiceCellsOfAnotherCatalog(t *testing.T) {
+	b := wordsBuilder(t)
+	tables := func() (services, cookies [][][]Inline) {
+		genServices(b)
+		genCookies(b)
+		n := len(b.blocks)
+		return b.blocks[n-2].Rows, b.blocks[n-1].Rows
+	}
+	wantServices, wantCookies := tables()
+	for i := range b.f.Services {
+		other := *b.f.Services[i].Service
+		b.f.Services[i].Service = &other
+	}
+	gotServices, gotCookies := tables()
+	for _, tc := range []struct {
+		name      string
+		got, want [][][]Inline
+		compiled  []int // columns whose cells are the library's
+	}{{"services", gotServices, wantServices, []int{1, 2}}, {"cookies", gotCookies, wantCookies, []int{0, 2, 3}}} {
+		if len(tc.got) != len(tc.want) || len(tc.want) == 0 {
+			t.Fatalf("%s: %d rows, want %d (and some)", tc.name, len(tc.got), len(tc.want))
+		}
+		library := 0 // cells of the compiled columns that are the library's
+		for i := range tc.want {
+			for k := range tc.want[i] {
+				if got, want := inlinesText(tc.got[i][k]), inlinesText(tc.want[i][k]); got != want {
+					t.Errorf("%s row %d cell %d: %q, want %q", tc.name, i, k, got, want)
+				}
+			}
+			for _, k := range tc.compiled {
+				if tc.want[i][k][0].esc == escMarkdown {
+					library++
+				}
+				if tc.got[i][k][0].esc != escNone {
+					t.Errorf("%s row %d cell %d: the other catalog's service has a compiled cell", tc.name, i, k)
+				}
+			}
+		}
+		if library < len(tc.want) {
+			t.Errorf("%s: %d of the compiled columns' cells are the library's; want one a row at least", tc.name, library)
 		}
 	}
 }

@@ -444,10 +444,10 @@ type catalogWords struct {
 	// by position in ccpaLetters): words of the language alone.
 	headers     [][][]Inline
 	headerTexts []*headerText // headers rendered
-	// providers are the services table's provider cells, by catalog
-	// service (compileProviders).
-	providers   map[*catalog.Service]*[2][3]Inline
-	ccpaLetters [][]Inline
+	// services are the catalog's services' cells, by catalog service
+	// (compileServices).
+	services    map[*catalog.Service]*serviceWords
+	ccpaLetters []escRuns
 	// lawNames are the laws' "law.<id>" labels, by position in
 	// compiledLibrary.laws: a document for many jurisdictions names
 	// some sixty laws (builder.lawName).
@@ -471,7 +471,9 @@ type jurisdictionWords struct {
 // of purposeLabelSuffix, by purposeName etc., and its ".withoutData"
 // (what the person cannot have without giving the data) where it has one.
 type purposeWords struct {
-	labels         [3]string
+	labels [3]string
+	// runs are labels as runs (literalRuns): the tables' cells.
+	runs           [3]escRuns
 	withoutData    string
 	hasWithoutData bool
 	// ccpaFirst is the first catalog position of a purpose with the
@@ -520,12 +522,12 @@ func compileWords(t *Wording, cat *catalog.Catalog, laws []string) *catalogWords
 		categoriesLower: make([]lowerRuns, len(cat.DataCategories)),
 		categoryRuns:    make([]escRuns, len(cat.DataCategories)),
 		headers:         headerCells(t),
-		ccpaLetters:     make([][]Inline, len(ccpaLetters)),
+		ccpaLetters:     make([]escRuns, len(ccpaLetters)),
 	}
 	w.headerTexts = headerTexts(w.headers)
-	w.providers = compileProviders(t, cat)
+	w.services = compileServices(t, cat)
 	for i, letter := range ccpaLetters {
-		w.ccpaLetters[i] = []Inline{{Kind: Plain, Text: t.Labels["ccpa."+letter]}}
+		w.ccpaLetters[i] = literalRuns(t.Labels["ccpa."+letter])
 	}
 	for i := range cat.Jurisdictions {
 		j := &cat.Jurisdictions[i]
@@ -542,6 +544,7 @@ func compileWords(t *Wording, cat *catalog.Catalog, laws []string) *catalogWords
 		id, pw := cat.Purposes[i].ID, &w.purposes[i]
 		for k, suffix := range purposeLabelSuffix {
 			pw.labels[k] = t.Labels["purpose."+id+suffix]
+			pw.runs[k] = literalRuns(pw.labels[k])
 		}
 		pw.withoutData, pw.hasWithoutData = t.Labels["purpose."+id+".withoutData"]
 		pw.ccpaFirst = i

@@ -835,9 +835,14 @@ func (r *renderer) appendMDRow(b []byte, cells [][]Inline) []byte {
 		if j > 0 {
 			b = append(b, " | "...)
 		}
-		if len(c) >= cellMemoMinRuns {
+		switch {
+		case len(c) == 1 && c[0].esc == escMarkdown:
+			// A run carrying its escaped form, as most cells are (a
+			// name, a country, a compiled word): no call.
+			b = append(b, c[0].URL...)
+		case len(c) >= cellMemoMinRuns:
 			b = r.appendCellOnce(b, c, (*renderer).appendMDInlines)
-		} else {
+		default:
 			b = r.appendMDInlines(b, c)
 		}
 	}
@@ -1183,9 +1188,12 @@ func (r *renderer) writeHTMLTable(b []byte, blk *Block) []byte {
 			if j > 0 {
 				b = append(b, "</td><td>"...)
 			}
-			if len(c) >= cellMemoMinRuns {
+			switch {
+			case len(c) == 1 && c[0].esc == escHTML:
+				b = append(b, c[0].URL...) // as appendMDRow does
+			case len(c) >= cellMemoMinRuns:
 				b = r.appendCellOnce(b, c, (*renderer).appendHTMLInlines)
-			} else {
+			default:
 				b = r.appendHTMLInlines(b, c)
 			}
 		}
@@ -1205,7 +1213,7 @@ func (r *renderer) writeTextTable(b []byte, blk *Block) []byte {
 			b = append(b, '\n')
 		}
 		b = append(b, "  * "...)
-		b = appendTextInlines(b, row[0])
+		b = appendTextCell(b, row[0])
 		for k := 1; k < len(row); k++ {
 			if k < len(labels) && labels[k].end != 0 {
 				b = append(b, b[labels[k].start:labels[k].end]...)
@@ -1218,8 +1226,17 @@ func (r *renderer) writeTextTable(b []byte, blk *Block) []byte {
 					labels[k].start, labels[k].end = start, len(b)
 				}
 			}
-			b = appendTextInlines(b, row[k])
+			b = appendTextCell(b, row[k])
 		}
 	}
 	return b
+}
+
+// appendTextCell appends table cell c as text: a cell of one run that
+// is no link, as most are, without a call.
+func appendTextCell(b []byte, c []Inline) []byte {
+	if len(c) == 1 && c[0].Kind != Link {
+		return append(b, c[0].Text...)
+	}
+	return appendTextInlines(b, c)
 }

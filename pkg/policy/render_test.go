@@ -328,3 +328,28 @@ func TestRenderLinkAfterBlockFix(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderEscapedCells checks the tables' cells of one run carrying an
+// escaped form (Inline.esc), which the renderers copy without a call: a
+// cell built for one format renders in another as its text, escaped for
+// that format, and in its own as the form it carries.
+func TestRenderEscapedCells(t *testing.T) {
+	const text = "a <b> & *c*"
+	runs := literalRuns(text)
+	for built := range runs {
+		cell := runs[built : built+1]
+		doc := &Document{Title: []Inline{{Kind: Plain, Text: "T"}}, Blocks: []Block{{Kind: Table,
+			Header: [][]Inline{{{Kind: Plain, Text: "H"}}, {{Kind: Plain, Text: "I"}}},
+			Rows:   [][][]Inline{{cell, {{Kind: Link, Text: "x", URL: "https://x.example"}}}}}}}
+		want := map[string]string{
+			"markdown": "| " + mdEscape(text) + " | [x](<https://x.example>) |",
+			"html":     "<tr><td>" + htmlEscape(text) + `</td><td><a href="https://x.example">x</a></td></tr>`,
+			"text":     "  * " + text + "\n      I: x (https://x.example)",
+		}
+		for format, w := range want {
+			if got, _ := Render(doc, format, "en"); !strings.Contains(got, w) {
+				t.Errorf("a cell built for format %d, in %s: got\n%s\nwant it to hold\n%s", built, format, got, w)
+			}
+		}
+	}
+}
