@@ -342,6 +342,10 @@ func (m *FactorModel) why(in *Input, fc *factorCitations) string {
 // DocumentTypes are the document types m scores.
 func (m FactorModel) DocumentTypes() []string { return typesOrDefault(m.Types) }
 
+// Scores reports whether m scores documents of type typ ("" for the
+// default type), by the rule Assess follows.
+func (m *FactorModel) Scores(typ string) bool { return concerns(m.Types, typ) }
+
 // Document types the risk model names besides the privacy policy.
 var (
 	privacyAndCookie = []string{DefaultType, "cookie"}

@@ -3,6 +3,7 @@ package compliance
 import (
 	"cmp"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -467,10 +468,25 @@ func TestFlagEntries(t *testing.T) {
 		}
 	}
 	n := flagsByName()
-	for code, e := range map[string]*flagEntry{"cookie_consent_not_collected": n.cookieConsentNotCollected, "automated_decisions_assumed": n.automatedDecision, "coppa_practices": n.coppaPractices, "ccpa_web_request_method": n.ccpaWebRequest} {
+	for code, e := range map[string]*flagEntry{
+		"cookie_consent_not_collected": n.cookieConsentNotCollected, "cookie_consent_required": n.cookieConsentRequired,
+		"email_tracking_consent": n.emailTrackingConsent, "joint_controller_arrangement": n.jointController,
+		"transfer_safeguard_unknown": n.transferSafeguardUnknown, "dpo_not_stated": n.dpoNotStated,
+		"automated_decisions_assumed": n.automatedDecision, "unknown_service": n.unknownService,
+		"no_third_party_services": n.noThirdPartyServices, "special_category_data": n.specialCategoryData,
+		"ccpa_opt_out_not_offered": n.ccpaOptOutNotOffered, "ccpa_opt_out_link": n.ccpaOptOutLink,
+		"ccpa_minors_opt_in": n.ccpaMinorsOptIn, "ccpa_web_request_method": n.ccpaWebRequest,
+		"ccpa_sensitive_limited_use": n.ccpaSensitiveLimitedUse, "ccpa_not_applicable": n.ccpaNotApplicable,
+		"caloppa_do_not_track": n.caloppaDoNotTrack, "us_md_sensitive_data_sale": n.usMDSensitiveDataSale,
+		"ca_arl_practices": n.caARLPractices, "coppa_practices": n.coppaPractices,
+	} {
 		if e.def.Code != code {
 			t.Errorf("entry for %s is %s's", code, e.def.Code)
 		}
+	}
+	// Every field is checked above: a new one must be added there.
+	if got := reflect.TypeFor[namedFlags]().NumField(); got != 20 {
+		t.Errorf("namedFlags has %d fields; TestFlagEntries checks 20", got)
 	}
 }
 
@@ -506,5 +522,30 @@ func TestNotModelledFlags(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatal("no not-modelled item")
+	}
+}
+
+// TestFactorScores: Scores answers as Assess decides which factors count
+// for a document: a factor with types for those types alone, one without
+// for the default type, which "" also means.
+func TestFactorScores(t *testing.T) {
+	typed := &FactorModel{Types: []string{"terms", "eula"}}
+	untyped := &FactorModel{}
+	for _, c := range []struct {
+		m    *FactorModel
+		typ  string
+		want bool
+	}{
+		{typed, "terms", true},
+		{typed, "eula", true},
+		{typed, DefaultType, false},
+		{typed, "", false},
+		{untyped, DefaultType, true},
+		{untyped, "", true},
+		{untyped, "terms", false},
+	} {
+		if got := c.m.Scores(c.typ); got != c.want {
+			t.Errorf("Types %q, Scores(%q) = %v, want %v", c.m.Types, c.typ, got, c.want)
+		}
 	}
 }

@@ -619,9 +619,11 @@ func genServices(b *builder) {
 	for i := range b.f.Services {
 		s := &b.f.Services[i]
 		w := b.words.services[s.Service]
-		purpose := b.str(s.Purpose) // a service of another catalog
+		var purpose []Inline
 		if w != nil {
 			purpose = b.run(&w.purpose)
+		} else { // a service of another catalog
+			purpose = b.str(s.Purpose)
 		}
 		t.row(names[i], b.providerCell(s.Service, w), purpose, b.receivedBy(i),
 			b.role(s), b.link(s.PrivacyPolicyURL))
@@ -710,11 +712,7 @@ func compileServices(t *Wording, cat *catalog.Catalog) map[*catalog.Service]*ser
 		}
 		for k := range s.Cookies {
 			c := &s.Cookies[k]
-			d := c.Duration
-			if d == "" {
-				d = t.Labels["cookie.durationUnknown"]
-			}
-			w.cookies[k] = cookieWords{name: literalRuns(c.Name), purpose: literalRuns(c.Purpose), duration: literalRuns(d)}
+			w.cookies[k] = cookieWords{name: literalRuns(c.Name), purpose: literalRuns(c.Purpose), duration: literalRuns(cookieDuration(c, t.Labels["cookie.durationUnknown"]))}
 		}
 		out[s] = w
 	}
@@ -1231,6 +1229,16 @@ func transferBasis(j *catalog.Jurisdiction, s *ServiceFact, stated []string, pro
 	return basisNone
 }
 
+// cookieDuration is what the cookie table says of cookie c's duration:
+// the catalog's, or unknown (the language's "cookie.durationUnknown")
+// where the catalog gives none.
+func cookieDuration(c *catalog.Cookie, unknown string) string {
+	if c.Duration == "" {
+		return unknown
+	}
+	return c.Duration
+}
+
 // cookieRows adds a row per cookie of the requested services to t, with
 // extra cells inserted after the fourth (the cookie policy's party
 // column).
@@ -1270,11 +1278,7 @@ func (b *builder) cookieRows(t *table, party []Inline) {
 		} else { // a service of another catalog
 			for k := range s.Cookies {
 				c := &s.Cookies[k]
-				d := c.Duration
-				if d == "" {
-					d = durationUnknown
-				}
-				row(b.str(c.Name), name, b.str(c.Purpose), b.str(d), kind(s.Essential))
+				row(b.str(c.Name), name, b.str(c.Purpose), b.str(cookieDuration(c, durationUnknown)), kind(s.Essential))
 			}
 		}
 		// Known to set cookies, but no source named them: say so rather

@@ -444,10 +444,10 @@ type catalogWords struct {
 	// by position in ccpaLetters): words of the language alone.
 	headers     [][][]Inline
 	headerTexts []*headerText // headers rendered
+	ccpaLetters []escRuns
 	// services are the catalog's services' cells, by catalog service
 	// (compileServices).
-	services    map[*catalog.Service]*serviceWords
-	ccpaLetters []escRuns
+	services map[*catalog.Service]*serviceWords
 	// lawNames are the laws' "law.<id>" labels, by position in
 	// compiledLibrary.laws: a document for many jurisdictions names
 	// some sixty laws (builder.lawName).

@@ -588,10 +588,11 @@ func (b *builder) safe(s string) Inline {
 }
 
 // literalRun is s as one run of plain text carrying its escaped form
-// for the document's format (literal): for the request's words, which
-// clauses repeat (the business's name, address and phone in a dozen
-// places each in a document for many jurisdictions), escaped once here
-// rather than wherever the renderer meets them.
+// for the document's format (literal), escaped once here rather than
+// wherever the renderer meets it: for the request's words, which clauses
+// repeat (the business's name, address and phone in a dozen places each
+// in a document for many jurisdictions), and for the few labels a table
+// repeats in many cells (the cookie kinds, the CCPA tables' "No").
 func (b *builder) literalRun(s string) []Inline {
 	in := b.ins.alloc(1)
 	in[0] = b.literal(s)
@@ -1384,18 +1385,13 @@ func (b *builder) build(p *program, applicable []*compliance.Requirement, doc *D
 // library's number for it (compile), in a loop of its own: in build's, a
 // document's few hundred items each cost several times as much.
 func (b *builder) unsatisfied(applicable []*compliance.Requirement) []string {
-	for i, r := range applicable {
+	var gaps []string
+	for _, r := range applicable {
 		if n := r.Position(); b.satisfied[n>>6]&(1<<(n&63)) == 0 {
-			gaps := []string{r.ID}
-			for _, r := range applicable[i+1:] {
-				if n := r.Position(); b.satisfied[n>>6]&(1<<(n&63)) == 0 {
-					gaps = append(gaps, r.ID)
-				}
-			}
-			return gaps
+			gaps = append(gaps, r.ID)
 		}
 	}
-	return nil
+	return gaps
 }
 
 // prepareLaws clears the record of satisfied requirements (with where

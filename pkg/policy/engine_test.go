@@ -186,8 +186,11 @@ func TestLineBlocks(t *testing.T) {
 					}
 					blocks++
 					for e, blk := range l.block {
-						want := Block{Kind: Paragraph, Strong: l.kind == lineStrong, Section: sec.id, Inlines: []Inline{l.runs[e]}}
-						if !reflect.DeepEqual(blk, want) || cap(blk.Inlines) != 1 {
+						// What the builder makes of the line without
+						// its compiled block, in a document of format e.
+						b := &builder{esc: uint8(e), section: sec.id, openList: -1}
+						b.paragraph(b.expand(l.segs), l.kind == lineStrong)
+						if want := b.blocks[0]; !reflect.DeepEqual(blk, want) || cap(blk.Inlines) != 1 {
 							t.Fatalf("clause %s: block %+v, want %+v", c.id, blk, want)
 						}
 					}

@@ -975,8 +975,8 @@ var serviceUses = sync.OnceValue(func() []*serviceUse {
 		for id, ms := range sv.Transfers {
 			if p, ok := jt.pos[id]; ok {
 				var bits uint64
-				for _, m := range ms {
-					bits |= jt.mechanismBit[m]
+				for _, mech := range ms {
+					bits |= jt.mechanismBit[mech]
 				}
 				u.stated = append(u.stated, statedMechanisms{p, ms, bits})
 			}
@@ -1226,7 +1226,7 @@ type jurisdictionTable struct {
 	pos     map[string]int
 	regions []regionSets
 	// mechanismBit numbers each transfer mechanism some jurisdiction's
-	// law knows (its TransferMechanisms, of the catalog's nine) with a
+	// law knows (its TransferMechanisms; at most 64, which the table's making checks) with a
 	// bit, and knownBits are, by catalog position, the bits of those the
 	// jurisdiction's law knows: a request's safeguard for a service
 	// counts under the regimes whose law knows it (appendStated), which

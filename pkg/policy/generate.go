@@ -201,7 +201,7 @@ func Assess(f *Facts) compliance.Assessment {
 		// Contract documents (issue 8, risk per document type).
 		RefundWindowDays: req.RefundWindowDays,
 	}
-	if slices.Contains(governingLawTypes(), req.Type) {
+	if m := governingLawFactor(); m == nil || m.Scores(req.Type) {
 		in.GoverningLawOutside = governingLawOutside(f)
 	}
 	if bt, ok := cat().BusinessType(req.BusinessType); ok {
@@ -292,18 +292,17 @@ func Assess(f *Facts) compliance.Assessment {
 	return compliance.Assess(in)
 }
 
-// governingLawTypes are the document types whose risk depends on the
-// country of the contract's chosen law (the governing_law_abroad factor's
-// types; every type, were the factor gone): Assess lists the
-// jurisdictions outside it only for them, not for a privacy policy of
-// thirty jurisdictions.
-var governingLawTypes = sync.OnceValue(func() []string {
+// governingLawFactor is the governing_law_abroad factor's model (nil,
+// were the factor gone): Assess lists the jurisdictions outside the
+// governing law's country only for the document types it scores, not
+// for a privacy policy of thirty jurisdictions.
+var governingLawFactor = sync.OnceValue(func() *compliance.FactorModel {
 	for i := range compliance.RiskModel {
 		if m := &compliance.RiskModel[i]; m.ID == "governing_law_abroad" {
-			return m.DocumentTypes()
+			return m
 		}
 	}
-	return Types()
+	return nil
 })
 
 // governingLawOutside lists the document's jurisdictions whose countries

@@ -126,10 +126,14 @@ func (s *posSet) next(i int) int {
 	return -1
 }
 
-// nextMissing is the smallest position from i on that is not in the set:
-// with next, the runs of consecutive positions are
+// nextMissing is the smallest position from i on that is not in the set.
+// With next it walks the set's runs of consecutive positions,
 //
-//	for i := s.next(0); i >= 0; i = s.next(j) { j := s.nextMissing(i); ... }
+//	for i := s.next(0); i >= 0; {
+//		j := s.nextMissing(i) // i..j-1 are in the set
+//		...
+//		i = s.next(j)
+//	}
 //
 // which build copies from a list in one piece each rather than one
 // element at a time.
