@@ -257,12 +257,10 @@ type line struct {
 	kind int
 	segs []segment
 	gen  generator
-	// runs, on a line of literal text alone (most clause lines), are its
-	// one run for each value of Inline.esc (segment.runs); block, on such
-	// a paragraph or prominent line, is the paragraph itself for each, in
-	// its section (compiledSection.setLineBlocks). The builder takes them
-	// as they are: nothing changes a tree once it is built.
-	runs  *escRuns
+	// block, on a paragraph or prominent line of literal text alone
+	// (line.literal), is the paragraph itself for each value of
+	// Inline.esc, in its section (compiledSection.setLineBlocks). The
+	// builder takes it as it is: nothing changes a tree once it is built.
 	block *[3]Block
 }
 
@@ -763,19 +761,20 @@ func compileLine(s string) line {
 		// segs keeps the name for the error of an unknown generator.
 		return line{kind: lineGenerator, gen: generators[s[1:]], segs: []segment{{text: s, ph: -1}}}
 	case strings.HasPrefix(s, "- "):
-		return literalLine(line{kind: lineItem, segs: compileText(s[2:])})
+		return line{kind: lineItem, segs: compileText(s[2:])}
 	case strings.HasPrefix(s, "!"):
-		return literalLine(line{kind: lineStrong, segs: compileText(s[1:])})
+		return line{kind: lineStrong, segs: compileText(s[1:])}
 	}
-	return literalLine(line{kind: lineParagraph, segs: compileText(s)})
+	return line{kind: lineParagraph, segs: compileText(s)}
 }
 
-// literalLine is l with its runs set when it is literal text alone.
-func literalLine(l line) line {
-	if len(l.segs) == 1 && l.segs[0].runs != nil {
-		l.runs = l.segs[0].runs
+// literal is l's one run for each value of Inline.esc when l is literal
+// text alone, as most clause lines are (segment.runs), else nil.
+func (l *line) literal() *escRuns {
+	if len(l.segs) == 1 {
+		return l.segs[0].runs
 	}
-	return l
+	return nil
 }
 
 // setLineBlocks makes the paragraph blocks of sec's literal paragraph
@@ -787,12 +786,13 @@ func (sec *compiledSection) setLineBlocks() {
 	for ci := range sec.clauses {
 		for li := range sec.clauses[ci].lines {
 			l := &sec.clauses[ci].lines[li]
-			if l.runs == nil || l.kind == lineItem {
+			runs := l.literal()
+			if runs == nil || l.kind == lineItem || l.kind == lineGenerator {
 				continue
 			}
 			l.block = new([3]Block)
 			for e := range l.block {
-				l.block[e] = Block{Kind: Paragraph, Strong: l.kind == lineStrong, Section: sec.id, Inlines: l.runs[e : e+1 : e+1]}
+				l.block[e] = Block{Kind: Paragraph, Strong: l.kind == lineStrong, Section: sec.id, Inlines: runs[e : e+1 : e+1]}
 			}
 		}
 	}

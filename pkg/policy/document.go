@@ -1486,12 +1486,7 @@ func (b *builder) line(l *line) {
 	case lineGenerator:
 		l.gen(b)
 	case lineItem:
-		var item []Inline
-		if l.runs != nil {
-			item = l.runs[b.esc : b.esc+1 : b.esc+1]
-		} else {
-			item = b.expand(l.segs)
-		}
+		item := b.expand(l.segs)
 		if b.openList >= 0 {
 			b.items = append(b.items, item)
 			return

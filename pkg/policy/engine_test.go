@@ -175,8 +175,8 @@ func TestLineBlocks(t *testing.T) {
 			for _, c := range sec.clauses {
 				for _, l := range c.lines {
 					literal := l.kind != lineGenerator && len(l.segs) == 1 && l.segs[0].runs != nil
-					if (l.runs != nil) != literal || (l.runs != nil && l.runs != l.segs[0].runs) {
-						t.Fatalf("clause %s: runs %v for a literal line %v", c.id, l.runs, literal)
+					if (l.literal() != nil) != literal || (l.literal() != nil && l.literal() != l.segs[0].runs) {
+						t.Fatalf("clause %s: runs %v for a literal line %v", c.id, l.literal(), literal)
 					}
 					if (l.block != nil) != (literal && l.kind != lineItem) {
 						t.Fatalf("clause %s: block %v for a literal paragraph %v", c.id, l.block != nil, literal && l.kind != lineItem)

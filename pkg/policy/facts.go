@@ -1226,11 +1226,12 @@ type jurisdictionTable struct {
 	pos     map[string]int
 	regions []regionSets
 	// mechanismBit numbers each transfer mechanism some jurisdiction's
-	// law knows (its TransferMechanisms; at most 64, which the table's making checks) with a
-	// bit, and knownBits are, by catalog position, the bits of those the
-	// jurisdiction's law knows: a request's safeguard for a service
-	// counts under the regimes whose law knows it (appendStated), which
-	// build tests for all the safeguards and each regime at once.
+	// law knows (its TransferMechanisms; at most 64, checked when the
+	// table is made) with a bit, and knownBits are, by catalog position,
+	// the bits of those the jurisdiction's law knows: a request's
+	// safeguard for a service counts under the regimes whose law knows
+	// it (appendStated), which build tests for all the safeguards and
+	// each regime at once.
 	mechanismBit map[string]uint64
 	knownBits    []uint64
 }
