@@ -98,6 +98,10 @@ func TestRouter(t *testing.T) {
 	}{
 		{"GET", "/v1/policies/pol_123", rt, 200, "getPolicy pol_123", ""},
 		{"POST", "/v1/policies/generate", rt, 200, "generatePolicy ", ""},
+		// A path value is unescaped, and a literal segment matches its
+		// unescaped text, as in ServeMux.
+		{"GET", "/v1/policies/pol%5F1", rt, 200, "getPolicy pol_1", ""},
+		{"GET", "/v1/polic%69es/pol_1", rt, 200, "getPolicy pol_1", ""},
 		// Known route, not served here: 404 for the fallback too.
 		{"DELETE", "/v1/policies/pol_123", rt, 404, "", ""},
 		{"GET", "/v1/policies", rt, 404, "", ""},
@@ -147,6 +151,32 @@ func TestRouter(t *testing.T) {
 	}
 }
 
+// TestRouterPattern: the handler sees the request's Pattern and path value
+// as ServeMux would have set them.
+func TestRouterPattern(t *testing.T) {
+	rt := NewRouter(nil, Routes())
+	var pattern, id string
+	rt.Handle(RouteNamed("deletePolicy"), http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		pattern, id = r.Pattern, r.PathValue("id")
+	}))
+	rec := httptest.NewRecorder()
+	rt.ServeHTTP(rec, httptest.NewRequest("DELETE", "/v1/policies/pol_9", nil))
+	if rec.Code != 200 || pattern != "DELETE /v1/policies/{id}" || id != "pol_9" {
+		t.Errorf("status %d, Pattern %q, id %q; want 200, %q, %q", rec.Code, pattern, id, "DELETE /v1/policies/{id}", "pol_9")
+	}
+}
+
+// TestPathUnescape: a segment that is not validly escaped is kept as it
+// is, as ServeMux keeps it (no request URL can carry one, but a path value
+// never depends on that).
+func TestPathUnescape(t *testing.T) {
+	for in, want := range map[string]string{"pol_1": "pol_1", "pol%5F1": "pol_1", "a%2Fb": "a/b", "pol%zz": "pol%zz", "%": "%"} {
+		if got := pathUnescape(in); got != want {
+			t.Errorf("pathUnescape(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 func TestMatchPath(t *testing.T) {
 	for _, c := range []struct {
 		pattern, path string
@@ -159,6 +189,8 @@ func TestMatchPath(t *testing.T) {
 		{"/v1/policies/{id}", "/v1/polices/pol_1", false},
 		{"/v1/policies", "/v1/policies", true},
 		{"/v1/policies", "/v1/policy", false},
+		{"/v1/policies", "/v1/polic%69es", true},
+		{"/v1/policies", "/v1/policies%2F", false},
 	} {
 		if got := matchPath(c.pattern, c.path); got != c.want {
 			t.Errorf("matchPath(%q, %q) = %v", c.pattern, c.path, got)

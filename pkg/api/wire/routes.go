@@ -3,6 +3,7 @@ package wire
 import (
 	"log/slog"
 	"net/http"
+	"net/url"
 	"path"
 	"slices"
 	"strings"
@@ -47,26 +48,35 @@ func RouteNamed(name string) Route {
 // ErrRouteNotFound is the answer to a request no route serves.
 var ErrRouteNotFound = errs.E(errs.NotFound, "route_not_found", "no such route")
 
-// Router dispatches the routes it serves through a ServeMux and answers
-// the rest: 404, or 405 with Allow when the path belongs to a known route
-// of another method. ServeMux's own 404 and 405 answers are plain text, so
-// they are never used: unmatched requests are detected first with
-// mux.Handler.
+// Router dispatches the routes it serves and answers the rest: 404, or 405
+// with Allow when the path belongs to a known route of another method.
+// It matches paths itself, as net/http's ServeMux would (a {name} segment
+// is one non-empty segment, its value unescaped; a literal segment matches
+// its unescaped text) and sets the request's Pattern and path values as
+// ServeMux does, but it answers in problem+json, never redirects, and does
+// not route HEAD to GET. A ServeMux would also cost every Lambda function's
+// cold start about 0.07 ms to register its one pattern (docs/DECISIONS.md
+// 40, where the dashboard's router made the same choice).
 type Router struct {
 	logger *slog.Logger
-	mux    *http.ServeMux
+	served []servedRoute
 	known  []Route // what Allow is computed from
+}
+
+type servedRoute struct {
+	Route
+	h http.Handler
 }
 
 // NewRouter returns a Router that serves nothing yet and knows known; it
 // logs to logger (slog.Default() when nil).
 func NewRouter(logger *slog.Logger, known []Route) *Router {
-	return &Router{logger: orDefault(logger), mux: http.NewServeMux(), known: known}
+	return &Router{logger: orDefault(logger), known: known}
 }
 
 // Handle serves rt with h.
 func (rt *Router) Handle(r Route, h http.Handler) {
-	rt.mux.Handle(r.Method+" "+r.Path, h)
+	rt.served = append(rt.served, servedRoute{r, h})
 }
 
 // NewFallbackHandler answers every request with 404, or 405 and Allow when
@@ -89,8 +99,10 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// so /v1/policies/generate under GET is a wrong method, not a policy.
 	literal := clean && rt.isLiteral(p)
 	if clean && r.Method != http.MethodHead && (!literal || slices.Contains(allow, r.Method)) {
-		if _, pattern := rt.mux.Handler(r); pattern != "" {
-			rt.mux.ServeHTTP(w, r)
+		if s := rt.match(r.Method, p, literal); s != nil {
+			r.Pattern = s.Method + " " + s.Path
+			setPathValues(r, s.Path, p)
+			s.h.ServeHTTP(w, r)
 			return
 		}
 	}
@@ -104,6 +116,38 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Allow", strings.Join(allow, ", "))
 	WriteError(rt.logger, w, r, errs.E(errs.MethodNotAllowed, "method_not_allowed",
 		"method %s is not allowed here; allowed: %s", r.Method, strings.Join(allow, ", ")))
+}
+
+// match is the served route of method whose path is p, or matches p when
+// p is not a known route's literal path.
+func (rt *Router) match(method, p string, literal bool) *servedRoute {
+	for i := range rt.served {
+		s := &rt.served[i]
+		if s.Method == method && (s.Path == p || !literal && matchPath(s.Path, p)) {
+			return s
+		}
+	}
+	return nil
+}
+
+// setPathValues sets r's path value for each {name} segment of pattern, from
+// the same segment of the escaped path p (which matches pattern), unescaped.
+func setPathValues(r *http.Request, pattern, p string) {
+	qs := strings.Split(p, "/")
+	for i, seg := range strings.Split(pattern, "/") {
+		if name, ok := strings.CutPrefix(seg, "{"); ok {
+			r.SetPathValue(strings.TrimSuffix(name, "}"), pathUnescape(qs[i]))
+		}
+	}
+}
+
+// pathUnescape is seg unescaped, or seg itself when it is not validly
+// escaped (as ServeMux does).
+func pathUnescape(seg string) string {
+	if u, err := url.PathUnescape(seg); err == nil {
+		return u
+	}
+	return seg
 }
 
 // isLiteral reports whether p is the exact path of a known route with no
@@ -126,7 +170,8 @@ func (rt *Router) allowed(p string) []string {
 }
 
 // matchPath reports whether the escaped request path p matches pattern,
-// where a {name} segment matches any one non-empty segment (as ServeMux).
+// where a {name} segment matches any one non-empty segment and a literal
+// segment its unescaped text (as ServeMux).
 func matchPath(pattern, p string) bool {
 	ps, qs := strings.Split(pattern, "/"), strings.Split(p, "/")
 	if len(ps) != len(qs) {
@@ -139,7 +184,7 @@ func matchPath(pattern, p string) bool {
 			}
 			continue
 		}
-		if ps[i] != qs[i] {
+		if ps[i] != qs[i] && ps[i] != pathUnescape(qs[i]) {
 			return false
 		}
 	}
