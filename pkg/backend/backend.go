@@ -124,7 +124,7 @@ func DynamoClient(ctx context.Context) (*dynamodb.Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load AWS config: %w", err)
 	}
-	return dynamodb.NewFromConfig(cfg, dynamo.Tune), nil
+	return dynamo.NewClient(cfg), nil
 }
 
 func isLoopback(endpoint string) bool {

@@ -111,7 +111,7 @@ func NewDeps(ctx context.Context, cfg lambdaenv.Config, getenv func(string) stri
 	if err != nil {
 		return api.Deps{}, err
 	}
-	dynOpts := []func(*dynamodb.Options){dynamo.Tune}
+	var dynOpts []func(*dynamodb.Options)
 	if ac.DynamoDBEndpoint != "" {
 		dynOpts = append(dynOpts, func(o *dynamodb.Options) { o.BaseEndpoint = aws.String(ac.DynamoDBEndpoint) })
 	}
@@ -122,7 +122,7 @@ func NewDeps(ctx context.Context, cfg lambdaenv.Config, getenv func(string) stri
 			o.Credentials = credentials.NewStaticCredentialsProvider("local", "local", "")
 		})
 	}
-	st := store.WithDeadline(dynamo.New(dynamodb.NewFromConfig(ac.AWS, dynOpts...), cfg.TableName), store.CallTimeout)
+	st := store.WithDeadline(dynamo.New(dynamo.NewClient(ac.AWS, dynOpts...), cfg.TableName), store.CallTimeout)
 	var pepper secrets.Source
 	if cfg.Pepper != nil {
 		pepper = secrets.NewStatic(cfg.Pepper)
