@@ -16,32 +16,47 @@ import (
 // built for the document.
 type generator func(*builder)
 
-// generators by the name clause lines use.
-var generators = map[string]generator{
-	"categories":          genCategories,
-	"purposes":            genPurposes,
-	"interests":           genInterests,
-	"ccpaPurposes":        genCCPAPurposes,
-	"plainPurposes":       genPlainPurposes,
-	"services":            genServices,
-	"transfers":           genTransfers,
-	"cookies":             genCookies,
-	"retentionPurposes":   genRetentionPurposes,
-	"retentionCategories": genRetentionCategories,
-	"ccpaCategories":      genCCPACategories,
-	"ccpaSensitive":       genCCPASensitive,
-	"ccpaSold":            genCCPASold,
-	"ccpaDisclosed":       genCCPADisclosed,
-	"cookiePurposes":      genCookiePurposes,
-	"ccpaSources":         genCCPASources,
-	"cookiesUnknown":      genCookiesUnknown,
+// generators are the generators by the name clause lines use ("@name"),
+// static data rather than a map, so that no package init builds them at a
+// Lambda cold start; they are looked up when the library is compiled.
+var generators = []struct {
+	name string
+	gen  generator
+}{
+	{"categories", genCategories},
+	{"purposes", genPurposes},
+	{"interests", genInterests},
+	{"ccpaPurposes", genCCPAPurposes},
+	{"plainPurposes", genPlainPurposes},
+	{"services", genServices},
+	{"transfers", genTransfers},
+	{"cookies", genCookies},
+	{"retentionPurposes", genRetentionPurposes},
+	{"retentionCategories", genRetentionCategories},
+	{"ccpaCategories", genCCPACategories},
+	{"ccpaSensitive", genCCPASensitive},
+	{"ccpaSold", genCCPASold},
+	{"ccpaDisclosed", genCCPADisclosed},
+	{"cookiePurposes", genCookiePurposes},
+	{"ccpaSources", genCCPASources},
+	{"cookiesUnknown", genCookiesUnknown},
 	// Cookie policy (issue 8, t2): cookie_policy.go.
-	"cookieTable":         genCookieTable,
-	"cookiePolicyUnknown": genCookiePolicyUnknown,
-	"summary":             genSummary,
-	"representatives":     genRepresentatives,
-	"toc":                 genContents,
-	"usShared":            genUSShared,
+	{"cookieTable", genCookieTable},
+	{"cookiePolicyUnknown", genCookiePolicyUnknown},
+	{"summary", genSummary},
+	{"representatives", genRepresentatives},
+	{"toc", genContents},
+	{"usShared", genUSShared},
+}
+
+// generatorNamed is the generator called name, or nil.
+func generatorNamed(name string) generator {
+	for _, g := range generators {
+		if g.name == name {
+			return g.gen
+		}
+	}
+	return nil
 }
 
 // table collects a table's rows in the builder's scratch space; block

@@ -405,7 +405,7 @@ func (l *Library) Check(laws []compliance.Law) error {
 
 func checkLine(lang, where, line string, bad func(string, ...any)) {
 	if name, ok := strings.CutPrefix(line, "@"); ok {
-		if _, known := generators[name]; !known {
+		if generatorNamed(name) == nil {
 			bad("language %s: %s: unknown generator @%s", lang, where, name)
 		}
 		return

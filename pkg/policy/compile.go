@@ -759,7 +759,7 @@ func compileLine(s string) line {
 	switch {
 	case strings.HasPrefix(s, "@"):
 		// segs keeps the name for the error of an unknown generator.
-		return line{kind: lineGenerator, gen: generators[s[1:]], segs: []segment{{text: s, ph: -1}}}
+		return line{kind: lineGenerator, gen: generatorNamed(s[1:]), segs: []segment{{text: s, ph: -1}}}
 	case strings.HasPrefix(s, "- "):
 		return line{kind: lineItem, segs: compileText(s[2:])}
 	case strings.HasPrefix(s, "!"):

@@ -158,9 +158,29 @@ func TestGoverningLaw(t *testing.T) {
 			t.Errorf("resolveGoverningLaw(%q) = %q, %v; want the reason and CA-ON, CA-QC, CA-BC", in, problem, sug)
 		}
 	}
-	for code, want := range map[string]string{"GB-EAW": "England and Wales", "CA-ON": "Ontario", "CA-QC": "Quebec", "CA-NT": "the Northwest Territories"} {
+	for code, want := range map[string]string{
+		"GB-EAW": "England and Wales", "GB-SCT": "Scotland", "GB-NIR": "Northern Ireland", "CA-ON": "Ontario", "CA-QC": "Quebec",
+		"CA-NT": "the Northwest Territories", "US-AK": "Alaska", "US-DC": "the District of Columbia", "US-WY": "Wyoming", "US-XX": "",
+	} {
 		if n := governingLawName(code); n != want {
 			t.Errorf("governingLawName(%s) = %q, want %q", code, n, want)
+		}
+	}
+	// The states are found by binary search: sorted by code, each once,
+	// fifty and D.C., and every one found by its code and its name.
+	sorted := slices.IsSortedFunc(usStates, func(a, b struct{ code, name string }) int { return strings.Compare(a.code, b.code) })
+	if !sorted || len(usStates) != 51 {
+		t.Errorf("usStates: %d entries, sorted by code %v; want 51, sorted", len(usStates), sorted)
+	}
+	for i, st := range usStates {
+		if i > 0 && usStates[i-1].code == st.code {
+			t.Errorf("usStates lists %s twice", st.code)
+		}
+		if n, ok := usStateName(st.code); !ok || n != st.name {
+			t.Errorf("usStateName(%s) = %q, %v; want %q", st.code, n, ok, st.name)
+		}
+		if got, problem, _ := resolveGoverningLaw(strings.TrimPrefix(st.name, "the ")); st.code != "GA" && (got != "US-"+st.code || problem != "") {
+			t.Errorf("resolveGoverningLaw(%q) = %q, %q; want US-%s", st.name, got, problem, st.code)
 		}
 	}
 	// Thirteen provinces and territories, each with its own wording of the

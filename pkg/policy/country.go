@@ -28,13 +28,13 @@ var (
 
 // countryAliases are names people use that the CLDR English names do not
 // cover. Each names one country unambiguously.
-var countryAliases = map[string]string{
-	"UK": "GB", "Great Britain": "GB", "Britain": "GB", "England": "GB", "Scotland": "GB", "Wales": "GB", "Northern Ireland": "GB",
-	"USA": "US", "United States of America": "US", "America": "US",
-	"Czech Republic": "CZ", "Holland": "NL", "The Netherlands": "NL", "Deutschland": "DE",
-	"Republic of Ireland": "IE", "Éire": "IE", "España": "ES", "Österreich": "AT", "Italia": "IT",
-	"Polska": "PL", "Sverige": "SE", "Norge": "NO", "Danmark": "DK", "Suomi": "FI",
-	"South Korea": "KR", "Korea": "KR",
+var countryAliases = []struct{ name, code string }{
+	{"UK", "GB"}, {"Great Britain", "GB"}, {"Britain", "GB"}, {"England", "GB"}, {"Scotland", "GB"},
+	{"Wales", "GB"}, {"Northern Ireland", "GB"}, {"USA", "US"}, {"United States of America", "US"},
+	{"America", "US"}, {"Czech Republic", "CZ"}, {"Holland", "NL"}, {"The Netherlands", "NL"},
+	{"Deutschland", "DE"}, {"Republic of Ireland", "IE"}, {"Éire", "IE"}, {"España", "ES"},
+	{"Österreich", "AT"}, {"Italia", "IT"}, {"Polska", "PL"}, {"Sverige", "SE"}, {"Norge", "NO"},
+	{"Danmark", "DK"}, {"Suomi", "FI"}, {"South Korea", "KR"}, {"Korea", "KR"},
 }
 
 func loadCountries() {
@@ -47,8 +47,8 @@ func loadCountries() {
 		countryByName[fold(r.code)] = r.code
 		countryByName[fold(r.name)] = r.code
 	}
-	for n, code := range countryAliases {
-		countryByName[fold(n)] = code
+	for _, a := range countryAliases {
+		countryByName[fold(a.name)] = a.code
 	}
 }
 

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"maps"
 	"net/mail"
 	"net/url"
 	"slices"
@@ -891,23 +890,37 @@ func forbidden(r rune, multiline bool) bool {
 	return false
 }
 
-// bidiNames names the bidirectional formatting characters for error messages.
-var bidiNames = map[rune]string{
-	0x202a: "LEFT-TO-RIGHT EMBEDDING",
-	0x202b: "RIGHT-TO-LEFT EMBEDDING",
-	0x202c: "POP DIRECTIONAL FORMATTING",
-	0x202d: "LEFT-TO-RIGHT OVERRIDE",
-	0x202e: "RIGHT-TO-LEFT OVERRIDE",
-	0x2066: "LEFT-TO-RIGHT ISOLATE",
-	0x2067: "RIGHT-TO-LEFT ISOLATE",
-	0x2068: "FIRST STRONG ISOLATE",
-	0x2069: "POP DIRECTIONAL ISOLATE",
+// bidiName names a bidirectional formatting character for error messages
+// ("" for any other rune). A switch, not a map, so that no package init
+// builds it at a Lambda cold start.
+func bidiName(r rune) string {
+	switch r {
+	case 0x202a:
+		return "LEFT-TO-RIGHT EMBEDDING"
+	case 0x202b:
+		return "RIGHT-TO-LEFT EMBEDDING"
+	case 0x202c:
+		return "POP DIRECTIONAL FORMATTING"
+	case 0x202d:
+		return "LEFT-TO-RIGHT OVERRIDE"
+	case 0x202e:
+		return "RIGHT-TO-LEFT OVERRIDE"
+	case 0x2066:
+		return "LEFT-TO-RIGHT ISOLATE"
+	case 0x2067:
+		return "RIGHT-TO-LEFT ISOLATE"
+	case 0x2068:
+		return "FIRST STRONG ISOLATE"
+	case 0x2069:
+		return "POP DIRECTIONAL ISOLATE"
+	}
+	return ""
 }
 
 // describeRune names a forbidden character as "U+202E RIGHT-TO-LEFT
 // OVERRIDE" or "the control character U+009B".
 func describeRune(r rune) string {
-	if name, ok := bidiNames[r]; ok {
+	if name := bidiName(r); name != "" {
 		return fmt.Sprintf("U+%04X %s", r, name)
 	}
 	return fmt.Sprintf("the control character U+%04X", r)
@@ -1110,31 +1123,60 @@ func subscriptions(v json.RawMessage, bad *errs.Fields) *Subscriptions {
 }
 
 // usStates are the U.S. states and the District of Columbia by ISO 3166-2
-// code (without "US-"): a contract's governing law is a state's, not the
-// United States'.
-var usStates = map[string]string{
-	"AL": "Alabama", "AK": "Alaska", "AZ": "Arizona", "AR": "Arkansas", "CA": "California", "CO": "Colorado",
-	"CT": "Connecticut", "DE": "Delaware", "DC": "the District of Columbia", "FL": "Florida", "GA": "Georgia",
-	"HI": "Hawaii", "ID": "Idaho", "IL": "Illinois", "IN": "Indiana", "IA": "Iowa", "KS": "Kansas",
-	"KY": "Kentucky", "LA": "Louisiana", "ME": "Maine", "MD": "Maryland", "MA": "Massachusetts",
-	"MI": "Michigan", "MN": "Minnesota", "MS": "Mississippi", "MO": "Missouri", "MT": "Montana",
-	"NE": "Nebraska", "NV": "Nevada", "NH": "New Hampshire", "NJ": "New Jersey", "NM": "New Mexico",
-	"NY": "New York", "NC": "North Carolina", "ND": "North Dakota", "OH": "Ohio", "OK": "Oklahoma",
-	"OR": "Oregon", "PA": "Pennsylvania", "RI": "Rhode Island", "SC": "South Carolina", "SD": "South Dakota",
-	"TN": "Tennessee", "TX": "Texas", "UT": "Utah", "VT": "Vermont", "VA": "Virginia", "WA": "Washington",
-	"WV": "West Virginia", "WI": "Wisconsin", "WY": "Wyoming",
+// code (without "US-"), sorted by code: a contract's governing law is a
+// state's, not the United States'. This and the UK's legal systems below
+// are static data and switches rather than maps, so that no package init
+// builds them at a Lambda cold start.
+var usStates = []struct{ code, name string }{
+	{"AK", "Alaska"}, {"AL", "Alabama"}, {"AR", "Arkansas"}, {"AZ", "Arizona"}, {"CA", "California"},
+	{"CO", "Colorado"}, {"CT", "Connecticut"}, {"DC", "the District of Columbia"}, {"DE", "Delaware"},
+	{"FL", "Florida"}, {"GA", "Georgia"}, {"HI", "Hawaii"}, {"IA", "Iowa"}, {"ID", "Idaho"}, {"IL", "Illinois"},
+	{"IN", "Indiana"}, {"KS", "Kansas"}, {"KY", "Kentucky"}, {"LA", "Louisiana"}, {"MA", "Massachusetts"},
+	{"MD", "Maryland"}, {"ME", "Maine"}, {"MI", "Michigan"}, {"MN", "Minnesota"}, {"MO", "Missouri"},
+	{"MS", "Mississippi"}, {"MT", "Montana"}, {"NC", "North Carolina"}, {"ND", "North Dakota"},
+	{"NE", "Nebraska"}, {"NH", "New Hampshire"}, {"NJ", "New Jersey"}, {"NM", "New Mexico"}, {"NV", "Nevada"},
+	{"NY", "New York"}, {"OH", "Ohio"}, {"OK", "Oklahoma"}, {"OR", "Oregon"}, {"PA", "Pennsylvania"},
+	{"RI", "Rhode Island"}, {"SC", "South Carolina"}, {"SD", "South Dakota"}, {"TN", "Tennessee"},
+	{"TX", "Texas"}, {"UT", "Utah"}, {"VA", "Virginia"}, {"VT", "Vermont"}, {"WA", "Washington"},
+	{"WI", "Wisconsin"}, {"WV", "West Virginia"}, {"WY", "Wyoming"},
 }
 
-// ukLegalSystems are the three legal systems of the United Kingdom (ISO
-// 3166-2 GB-EAW, GB-SCT, GB-NIR) and the names people give them.
-var ukLegalSystems = map[string]string{"GB-EAW": "England and Wales", "GB-SCT": "Scotland", "GB-NIR": "Northern Ireland"}
+// usStateName is the name of the U.S. state (or D.C.) with code st (without
+// "US-"), and whether there is one.
+func usStateName(st string) (string, bool) {
+	i, ok := slices.BinarySearchFunc(usStates, st, func(s struct{ code, name string }, st string) int { return strings.Compare(s.code, st) })
+	if !ok {
+		return "", false
+	}
+	return usStates[i].name, true
+}
 
-// ukLegalSystemNames are the names people give them, folded.
-var ukLegalSystemNames = map[string]string{
-	"gbeaw": "GB-EAW", "englandandwales": "GB-EAW", "england&wales": "GB-EAW", "england": "GB-EAW",
-	"wales": "GB-EAW", "gbeng": "GB-EAW", "gbwls": "GB-EAW",
-	"gbsct": "GB-SCT", "scotland": "GB-SCT",
-	"gbnir": "GB-NIR", "northernireland": "GB-NIR",
+// ukLegalSystem is the name of the UK legal system with ISO 3166-2 code
+// (GB-EAW, GB-SCT, GB-NIR), or "".
+func ukLegalSystem(code string) string {
+	switch code {
+	case "GB-EAW":
+		return "England and Wales"
+	case "GB-SCT":
+		return "Scotland"
+	case "GB-NIR":
+		return "Northern Ireland"
+	}
+	return ""
+}
+
+// ukLegalSystemNamed is the code of the UK legal system whose folded name
+// or code (as people give them) is f, or "".
+func ukLegalSystemNamed(f string) string {
+	switch f {
+	case "gbeaw", "englandandwales", "england&wales", "england", "wales", "gbeng", "gbwls":
+		return "GB-EAW"
+	case "gbsct", "scotland":
+		return "GB-SCT"
+	case "gbnir", "northernireland":
+		return "GB-NIR"
+	}
+	return ""
 }
 
 // caSubdivision is a Canadian province or territory as ISO 3166-2:CA
@@ -1186,21 +1228,22 @@ func foldAccents(s string) string { return accents.Replace(fold(s)) }
 // code, or why s names none and up to three codes to suggest.
 func resolveGoverningLaw(s string) (code, problem string, suggestions []string) {
 	f := fold(s)
-	if code, ok := ukLegalSystemNames[f]; ok {
+	if code := ukLegalSystemNamed(f); code != "" {
 		return code, "", nil
 	}
 	if code, ok := caSubdivisionByName()[foldAccents(s)]; ok {
 		return code, "", nil
 	}
 	if st, ok := strings.CutPrefix(strings.ToUpper(s), "US-"); ok {
-		if _, known := usStates[st]; known {
+		if _, known := usStateName(st); known {
 			return "US-" + st, "", nil
 		}
 	}
 	country, isCountry := resolveCountry(s)
 	name := strings.TrimPrefix(f, "stateof")
-	for _, code := range slices.Sorted(maps.Keys(usStates)) {
-		if name != fold(strings.TrimPrefix(usStates[code], "the ")) {
+	for _, st := range usStates {
+		code := st.code
+		if name != fold(strings.TrimPrefix(st.name, "the ")) {
 			continue
 		}
 		if isCountry { // Georgia
@@ -1225,14 +1268,15 @@ func resolveGoverningLaw(s string) (code, problem string, suggestions []string) 
 
 // governingLawName is the English name of a governing law code.
 func governingLawName(code string) string {
-	if n, ok := ukLegalSystems[code]; ok {
+	if n := ukLegalSystem(code); n != "" {
 		return n
 	}
 	if i := slices.IndexFunc(caSubdivisions, func(p caSubdivision) bool { return p.code == code }); i >= 0 {
 		return caSubdivisions[i].name
 	}
 	if st, ok := strings.CutPrefix(code, "US-"); ok {
-		return usStates[st]
+		n, _ := usStateName(st)
+		return n
 	}
 	return CountryName(code)
 }

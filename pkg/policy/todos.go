@@ -174,14 +174,23 @@ func todos(f *Facts) []compliance.Todo {
 // j3Laws are the laws of issue 8, part j3 (JP, KR, CN, TH).
 var j3Laws = []string{"appi", "pipa", "pipl", "th-pdpa", "it-spdi"}
 
-// j3Recipients are, by j3 law, the provisions on naming the recipients
-// (the todos hostingProvider and thirdPartyServices).
-var j3Recipients = map[string]string{
-	"appi":    "APPI Art. 27(5)(i)",
-	"pipa":    "PIPA Art. 30(1)(3)-(4)",
-	"pipl":    "PIPL Art. 17(1)(II)",
-	"th-pdpa": "PDPA s 23(4)",
-	"it-spdi": "IT (SPDI) Rules 2011, r 4(iv)",
+// j3Recipient is, for a j3 law id, its provision on naming the recipients
+// (the todos hostingProvider and thirdPartyServices), or "". A switch,
+// not a map, so that no package init builds it at a Lambda cold start.
+func j3Recipient(law string) string {
+	switch law {
+	case "appi":
+		return "APPI Art. 27(5)(i)"
+	case "pipa":
+		return "PIPA Art. 30(1)(3)-(4)"
+	case "pipl":
+		return "PIPL Art. 17(1)(II)"
+	case "th-pdpa":
+		return "PDPA s 23(4)"
+	case "it-spdi":
+		return "IT (SPDI) Rules 2011, r 4(iv)"
+	}
+	return ""
 }
 
 // todosJ3 adapts the todos to the j3 laws (issue 8, part j3), from their
@@ -222,7 +231,7 @@ func todosJ3(f *Facts, out []compliance.Todo) []compliance.Todo {
 			if field == "hostingProvider" || strings.HasPrefix(field, "thirdPartyServices") {
 				var cites []string
 				for _, l := range f.Laws {
-					if c, ok := j3Recipients[l.ID]; ok {
+					if c := j3Recipient(l.ID); c != "" {
 						cites = append(cites, c)
 					}
 				}
