@@ -45,18 +45,17 @@ type Limits struct {
 	RequestsPerMinute int
 }
 
-var planLimits = map[Plan]Limits{
-	Starter: {MonthlyGenerations: 10, RequestsPerMinute: 30},
-	Pro:     {MonthlyGenerations: 100, RequestsPerMinute: 60},
-	Agency:  {MonthlyGenerations: 5000, RequestsPerMinute: 300},
-}
-
-// Limits returns the plan's limits; an unknown plan gets Starter's.
+// Limits returns the plan's limits; an unknown plan gets Starter's. (A
+// switch, not a map, so that no package init builds it at a Lambda cold
+// start.)
 func (p Plan) Limits() Limits {
-	if l, ok := planLimits[p]; ok {
-		return l
+	switch p {
+	case Pro:
+		return Limits{MonthlyGenerations: 100, RequestsPerMinute: 60}
+	case Agency:
+		return Limits{MonthlyGenerations: 5000, RequestsPerMinute: 300}
 	}
-	return planLimits[Starter]
+	return Limits{MonthlyGenerations: 10, RequestsPerMinute: 30}
 }
 
 // Valid reports whether p is a known plan in its canonical spelling.

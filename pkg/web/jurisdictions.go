@@ -33,16 +33,22 @@ const areaUS = "United States"
 // whose country is not in areaOf goes to the last.
 var areas = []string{"Europe", areaUS, "Americas", "Asia and the Pacific", "Africa", "Other jurisdictions"}
 
-// areaOf places a jurisdiction by its first country (ISO 3166-1 alpha-2).
-// A U.S. jurisdiction is placed by its country "US" before this is read.
-var areaOf = map[string]string{
-	"AT": "Europe", // places the EU, whose countries are the EEA
-	"GB": "Europe", "CH": "Europe",
-	"CA": "Americas", "BR": "Americas",
-	"AU": "Asia and the Pacific", "NZ": "Asia and the Pacific", "SG": "Asia and the Pacific",
-	"JP": "Asia and the Pacific", "KR": "Asia and the Pacific", "CN": "Asia and the Pacific",
-	"IN": "Asia and the Pacific", "TH": "Asia and the Pacific",
-	"ZA": "Africa",
+// areaOf places a jurisdiction by a country (ISO 3166-1 alpha-2), or ""
+// for a country of none of the areas. A U.S. jurisdiction is placed by its
+// country "US" before this is read. (A switch, not a map, so that no
+// package init builds it at a Lambda cold start.)
+func areaOf(country string) string {
+	switch country {
+	case "AT", "GB", "CH": // AT places the EU, whose countries are the EEA
+		return "Europe"
+	case "CA", "BR":
+		return "Americas"
+	case "AU", "NZ", "SG", "JP", "KR", "CN", "IN", "TH":
+		return "Asia and the Pacific"
+	case "ZA":
+		return "Africa"
+	}
+	return ""
 }
 
 func areaOfJurisdiction(j catalog.Jurisdiction) string {
@@ -50,7 +56,7 @@ func areaOfJurisdiction(j catalog.Jurisdiction) string {
 		return areaUS
 	}
 	for _, c := range j.Countries {
-		if a, ok := areaOf[c]; ok {
+		if a := areaOf(c); a != "" {
 			return a
 		}
 	}

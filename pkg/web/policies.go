@@ -423,12 +423,22 @@ type policyData struct {
 	CanDelete bool
 }
 
-type downloadFormat struct{ ID, Label string }
+// downloadFormat is a download offered: its file extension (ID), its name
+// on the page and the output format it is.
+type downloadFormat struct{ ID, Label, format string }
 
 // Downloads offered, by file extension.
-var downloads = []downloadFormat{{"md", "Markdown"}, {"html", "HTML"}, {"txt", "Text"}}
+var downloads = []downloadFormat{{"md", "Markdown", "markdown"}, {"html", "HTML", "html"}, {"txt", "Text", "text"}}
 
-var formatOf = map[string]string{"md": "markdown", "html": "html", "txt": "text"}
+// formatOf is the output format of the download with extension ext.
+func formatOf(ext string) (string, bool) {
+	for _, f := range downloads {
+		if f.ID == ext {
+			return f.format, true
+		}
+	}
+	return "", false
+}
 
 // policyOf reads one of the signed-in account's policies; another account's
 // id, a malformed one and a deleted one are all the same 404.
@@ -483,7 +493,7 @@ func (a *app) viewPolicy(w http.ResponseWriter, r *http.Request) {
 		d.Pre = p.Content
 	}
 	for _, f := range downloads {
-		if _, ok := rendered(p, formatOf[f.ID]); ok {
+		if _, ok := rendered(p, f.format); ok {
 			d.Formats = append(d.Formats, f)
 		}
 	}
@@ -492,7 +502,7 @@ func (a *app) viewPolicy(w http.ResponseWriter, r *http.Request) {
 
 func (a *app) download(w http.ResponseWriter, r *http.Request) {
 	ext := r.PathValue("format")
-	format, known := formatOf[ext]
+	format, known := formatOf(ext)
 	p, ok := a.policyOf(w, r)
 	if !ok {
 		return
