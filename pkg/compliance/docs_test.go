@@ -3,7 +3,6 @@ package compliance
 import (
 	"flag"
 	"fmt"
-	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -33,14 +32,8 @@ func flagsDoc() string {
 	cell := func(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
 	for _, d := range Catalog {
 		var cites []string
-		for _, law := range slices.Sorted(func(yield func(string) bool) {
-			for k := range d.Citations {
-				if !yield(k) {
-					return
-				}
-			}
-		}) {
-			cites = append(cites, law+": "+d.Citations[law])
+		for _, c := range slices.SortedFunc(slices.Values(d.Citations), func(a, b Citation) int { return strings.Compare(a.Law, b.Law) }) {
+			cites = append(cites, c.Law+": "+c.Cite)
 		}
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s |\n", d.Code, d.Severity, strings.Join(d.DocumentTypes(), ", "), cell(strings.Join(cites, "<br>")), cell(d.Message), cell(d.Fix))
 	}
@@ -65,18 +58,16 @@ func riskModelDoc() string {
 // the sentence with "…" where each law's words go, then the words of every
 // law, and the reason where no law of the document has any.
 func factorWhyDoc(m FactorModel) string {
-	if m.Citations == nil {
+	if len(m.Citations) == 0 {
 		return m.Why
 	}
 	lines := []string{strings.Replace(m.Why, "%s", "…", 1)}
-	ids := slices.Sorted(maps.Keys(m.Citations))
-	for _, id := range ids {
-		c := m.Citations[id]
+	for _, c := range slices.SortedFunc(slices.Values(m.Citations), func(a, b LawCitation) int { return strings.Compare(a.Law, b.Law) }) {
 		if c.Says == "" {
-			lines = append(lines, fmt.Sprintf("`%s`: %s", id, c.Cite))
+			lines = append(lines, fmt.Sprintf("`%s`: %s", c.Law, c.Cite))
 			continue
 		}
-		lines = append(lines, fmt.Sprintf("`%s`: %s (%s)", id, c.Says, c.Cite))
+		lines = append(lines, fmt.Sprintf("`%s`: %s (%s)", c.Law, c.Says, c.Cite))
 	}
 	if m.Uncited != "" {
 		lines = append(lines, "where none of these laws applies: "+m.Uncited)

@@ -43,9 +43,12 @@ type Todo struct {
 type Definition struct {
 	Code     string
 	Severity Severity
-	// Laws are the short names of the laws the flag can cite, with the
-	// citation for each.
-	Citations map[string]string
+	// Citations are the laws the flag can cite, by short name, each with
+	// its citation and each once (Citation looks one up). A list, not a
+	// map: the catalog is then data the linker lays out, and the package
+	// runs no code at init to build it, which every Lambda cold start
+	// would pay for.
+	Citations []Citation
 	Message   string
 	Fix       string
 	// Types are the document types whose readers the flag concerns: it is
@@ -53,6 +56,21 @@ type Definition struct {
 	// [DefaultType] (privacy), as for a law (docs/SCORING.md, "Per
 	// document type").
 	Types []string
+}
+
+// Citation is what a flag cites under one law: the law's short name
+// (Law.ShortName) and the provision.
+type Citation struct{ Law, Cite string }
+
+// Citation is d's citation under the law with short name law (ok false:
+// d does not cite it).
+func (d *Definition) Citation(law string) (cite string, ok bool) {
+	for i := range d.Citations {
+		if d.Citations[i].Law == law {
+			return d.Citations[i].Cite, true
+		}
+	}
+	return "", false
 }
 
 // DocumentTypes are the document types d concerns.
@@ -79,8 +97,8 @@ func concerns(types []string, typ string) bool {
 }
 
 // Flag makes a flag of d under law, which it cites at citation (its
-// Citations' entry, which the caller has looked up), about subject (""
-// for none).
+// Citation, which the caller has looked up), about subject ("" for
+// none).
 func (d *Definition) flag(law, citation, subject string) Flag {
 	f := Flag{Code: d.Code, Severity: d.Severity, Law: law, Citation: citation, Subject: subject, Message: d.Message, Fix: d.Fix}
 	if subject != "" {
@@ -128,26 +146,10 @@ var catalogIndex = sync.OnceValue(func() map[string]int {
 })
 
 // flagEntry is a catalog definition as Flags raises it: with the rank of
-// its code (codeRanks) and its Citations as a list, which the one law a
-// flag is raised under is compared with rather than hashed.
+// its code (codeRanks).
 type flagEntry struct {
-	def   *Definition
-	rank  int
-	cites []lawCite
-}
-
-// lawCite is a definition's citation for the law with short name law.
-type lawCite struct{ law, cite string }
-
-// citation is the entry's citation for the law with short name law, as
-// Definition.Citations has it.
-func (e *flagEntry) citation(law string) (string, bool) {
-	for i := range e.cites {
-		if e.cites[i].law == law {
-			return e.cites[i].cite, true
-		}
-	}
-	return "", false
+	def  *Definition
+	rank int
 }
 
 // flagEntries are the catalog's flagEntry, by position in Catalog, made
@@ -156,12 +158,7 @@ var flagEntries = sync.OnceValue(func() []flagEntry {
 	ranks := codeRanks()
 	out := make([]flagEntry, len(Catalog))
 	for i := range Catalog {
-		d := &Catalog[i]
-		e := flagEntry{def: d, rank: ranks[i], cites: make([]lawCite, 0, len(d.Citations))}
-		for law, cite := range d.Citations {
-			e.cites = append(e.cites, lawCite{law, cite})
-		}
-		out[i] = e
+		out[i] = flagEntry{def: &Catalog[i], rank: ranks[i]}
 	}
 	return out
 })

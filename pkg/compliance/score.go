@@ -104,11 +104,14 @@ type FactorModel struct {
 	Why    string // why it raises the risk of what the document covers (for the types other than privacy, with the law that makes it a risk)
 	// Citations, for a factor whose law differs from one document to
 	// another, give by law id what that law makes of the practice and where
-	// (like the flag catalog's Citations): the laws of the document that
-	// have one (only those citeLaws names, when set) replace Why's %s, in
-	// the order of Input.Laws. Where none of them has one, Uncited is the
-	// reason: a description that names no law.
-	Citations map[string]LawCitation
+	// (like the flag catalog's Citations), each law once (Citation looks
+	// one up): the laws of the document that have one (only those citeLaws
+	// names, when set) replace Why's %s, in the order of Input.Laws. Where
+	// none of them has one, Uncited is the reason: a description that
+	// names no law. A list, not a map, so that RiskModel is data the
+	// linker lays out and no code runs at init to build it, at every
+	// Lambda cold start.
+	Citations []LawCitation
 	Uncited   string
 	citeLaws  func(*Input) []string
 	// Types are the document types whose risk the factor measures; empty
@@ -117,9 +120,20 @@ type FactorModel struct {
 	count func(*Input) int
 }
 
-// LawCitation is what one law makes of a factor's practice (Says, may be
-// empty) and where it says so (Cite).
-type LawCitation struct{ Says, Cite string }
+// LawCitation is what the law with id Law makes of a factor's practice
+// (Says, may be empty) and where it says so (Cite).
+type LawCitation struct{ Law, Says, Cite string }
+
+// Citation is m's citation of the law with id law (ok false: m does not
+// cite it).
+func (m *FactorModel) Citation(law string) (c LawCitation, ok bool) {
+	for i := range m.Citations {
+		if m.Citations[i].Law == law {
+			return m.Citations[i], true
+		}
+	}
+	return LawCitation{}, false
+}
 
 // lawCitation is a factor's citation of one embedded law (ok false: it
 // has none), with the law's id, by which a law's position is confirmed:
@@ -140,7 +154,7 @@ type lawCitation struct {
 type factorCitations struct {
 	byLaw []lawCitation
 	says  []string
-	cites []LawCitation // distinct pairs of a statement and a citation
+	cites []LawCitation // distinct pairs of a statement and a citation (Law "")
 }
 
 // lawCitations are, for each factor of RiskModel that cites the
@@ -157,12 +171,12 @@ var lawCitations = sync.OnceValue(func() []*factorCitations {
 	}
 	for i := range RiskModel {
 		m := &RiskModel[i]
-		if m.Citations == nil || m.citeLaws != nil {
+		if len(m.Citations) == 0 || m.citeLaws != nil {
 			continue
 		}
 		fc := &factorCitations{byLaw: make([]lawCitation, len(laws)+1)}
 		for _, l := range laws {
-			c, ok := m.Citations[l.ID]
+			c, ok := m.Citation(l.ID)
 			e := lawCitation{id: l.ID, ok: ok}
 			if ok {
 				e.says, e.cite = fc.number(c)
@@ -176,9 +190,10 @@ var lawCitations = sync.OnceValue(func() []*factorCitations {
 	return out
 })
 
-// number is the positions of c's statement and of c in fc's lists,
-// adding them there when new.
+// number is the positions of c's statement and of c, whatever its law,
+// in fc's lists, adding them there when new.
 func (fc *factorCitations) number(c LawCitation) (says, cite uint8) {
+	c.Law = ""
 	g := slices.Index(fc.says, c.Says)
 	if g < 0 {
 		g = len(fc.says)
@@ -270,7 +285,7 @@ func lawsEmbedded(laws []Law) bool {
 // lawCitations, given only when in's laws are the embedded ones at their
 // positions (lawsEmbedded; nil: the laws' citations are looked up by id).
 func (m *FactorModel) why(in *Input, fc *factorCitations) string {
-	if m.Citations == nil {
+	if len(m.Citations) == 0 {
 		return m.Why
 	}
 	var sb [8]string
@@ -281,13 +296,13 @@ func (m *FactorModel) why(in *Input, fc *factorCitations) string {
 		r = r.addByPosition(in, fc)
 	case m.citeLaws != nil:
 		for _, id := range m.citeLaws(in) {
-			if c, ok := m.Citations[id]; ok {
+			if c, ok := m.Citation(id); ok {
 				r = r.add(&c)
 			}
 		}
 	default:
 		for i := range in.Laws {
-			if c, ok := m.Citations[in.Laws[i].ID]; ok {
+			if c, ok := m.Citation(in.Laws[i].ID); ok {
 				r = r.add(&c)
 			}
 		}
@@ -377,25 +392,25 @@ var RiskModel = []FactorModel{
 		// definition was checked against them (docs/legal/risk.md, open
 		// questions), so elsewhere the reason names no law.
 		Uncited:   "Data that gives access to people's accounts or money is collected (account log-in credentials, card numbers with security codes); a breach harms people more.",
-		Citations: map[string]LawCitation{"ccpa": {Cite: "Cal. Civ. Code § 1798.140(ae)"}},
+		Citations: []LawCitation{{Law: "ccpa", Cite: "Cal. Civ. Code § 1798.140(ae)"}},
 		count:     func(in *Input) int { return b2i(in.Facts[FactCollectsSensitive]) }},
 	// The transfer factors apply only under a law that regulates transfers
 	// out of its region (TransferLaws), and cite that law.
 	{ID: "transfers_contractual", Points: 10, Why: "Personal data leaves the region under contractual safeguards only, or under none the catalog knows of (%s).",
-		Citations: map[string]LawCitation{
-			"gdpr":    {Cite: "GDPR Arts. 46, 49"},
-			"uk-gdpr": {Cite: "UK GDPR Arts. 44A, 46, 49"},
-			"fadp":    {Cite: "FADP Arts. 16(2), 17"},
+		Citations: []LawCitation{
+			{Law: "gdpr", Cite: "GDPR Arts. 46, 49"},
+			{Law: "uk-gdpr", Cite: "UK GDPR Arts. 44A, 46, 49"},
+			{Law: "fadp", Cite: "FADP Arts. 16(2), 17"},
 		},
 		citeLaws: func(in *Input) []string { return in.ContractualTransferLaws },
 		count: func(in *Input) int {
 			return b2i(in.Facts[FactInternationalTransfers] && len(in.ContractualTransferLaws) > 0)
 		}},
 	{ID: "transfers_adequate", Points: 5, Why: "Personal data leaves the region on the strength of %s, which can be withdrawn or annulled.",
-		Citations: map[string]LawCitation{
-			"gdpr":    {Says: "an adequacy decision of the European Commission, the EU-U.S. Data Privacy Framework included", Cite: "GDPR Art. 45"},
-			"uk-gdpr": {Says: "regulations approving transfers to the country, the UK Extension to the Data Privacy Framework included", Cite: "UK GDPR Arts. 44A, 45A"},
-			"fadp":    {Says: "the Federal Council's decision that the country's law protects data adequately, the Swiss-U.S. Data Privacy Framework included", Cite: "FADP Art. 16(1)"},
+		Citations: []LawCitation{
+			{Law: "gdpr", Says: "an adequacy decision of the European Commission, the EU-U.S. Data Privacy Framework included", Cite: "GDPR Art. 45"},
+			{Law: "uk-gdpr", Says: "regulations approving transfers to the country, the UK Extension to the Data Privacy Framework included", Cite: "UK GDPR Arts. 44A, 45A"},
+			{Law: "fadp", Says: "the Federal Council's decision that the country's law protects data adequately, the Swiss-U.S. Data Privacy Framework included", Cite: "FADP Art. 16(1)"},
 		},
 		citeLaws: func(in *Input) []string { return in.TransferLaws },
 		count: func(in *Input) int {
@@ -423,10 +438,10 @@ var RiskModel = []FactorModel{
 		Types: termsAndEULA,
 		count: func(in *Input) int { return b2i(in.Facts[FactAutoRenews] && hasLaw(in.Laws, "ca-arl", "crd")) }},
 	{ID: "withdrawal_right", Points: 10, Why: "Consumers who buy at a distance may withdraw from the contract without giving a reason: %s.",
-		Citations: map[string]LawCitation{
-			"crd":      {Says: "in the EU within 14 days, and for up to 12 months longer if they were not told of the right before the contract", Cite: "Directive 2011/83/EU Arts. 9, 10(1)"},
-			"ccr-2013": {Says: "in the UK within 14 days, and for up to 12 months longer if they were not told of the right before the contract", Cite: "SI 2013/3134 regs. 29-31"},
-			"br-cdc":   {Says: "in Brazil, when they contract outside the business's premises (online purchases included), within 7 days of signing or of receiving the product or service, and what they paid is returned at once, monetarily updated", Cite: "Lei nº 8.078/1990 (CDC) Art. 49; Decreto nº 7.962/2013 Art. 5"},
+		Citations: []LawCitation{
+			{Law: "crd", Says: "in the EU within 14 days, and for up to 12 months longer if they were not told of the right before the contract", Cite: "Directive 2011/83/EU Arts. 9, 10(1)"},
+			{Law: "ccr-2013", Says: "in the UK within 14 days, and for up to 12 months longer if they were not told of the right before the contract", Cite: "SI 2013/3134 regs. 29-31"},
+			{Law: "br-cdc", Says: "in Brazil, when they contract outside the business's premises (online purchases included), within 7 days of signing or of receiving the product or service, and what they paid is returned at once, monetarily updated", Cite: "Lei nº 8.078/1990 (CDC) Art. 49; Decreto nº 7.962/2013 Art. 5"},
 		},
 		Types: []string{"terms", "eula", "refund"},
 		count: func(in *Input) int {
@@ -462,34 +477,34 @@ var RiskModel = []FactorModel{
 // services: fact sellsOrShares). The state laws' entries cite the item of
 // each law's checklist that the practice triggers; Texas and Nebraska have
 // none, so their documents get the reason without a citation.
-var sellsOrSharesCitations = map[string]LawCitation{
-	"ccpa":     {Says: "a sale or sharing under California law", Cite: "Cal. Civ. Code § 1798.140(ad), (ah)"},
-	"eprivacy": {Says: "in the EU, the cookies or similar technologies through which it is collected need the visitor's prior consent", Cite: "Directive 2002/58/EC Art. 5(3)"},
-	"pecr":     {Says: "in the UK, the cookies or similar technologies through which it is collected need the visitor's prior consent", Cite: "PECR reg. 6"},
-	"us-co":    stateSaleDisclosure("C.R.S. § 6-1-1308(1)(b)"),
-	"us-ct":    stateSaleDisclosure("Conn. Gen. Stat. § 42-520(d)"),
-	"us-de":    stateSaleDisclosure("6 Del. C. § 12D-106"),
-	"us-ia":    stateSaleDisclosure("Iowa Code § 715D.4"),
-	"us-in":    {Says: "a sale or targeted advertising, which consumers may opt out of under state privacy law", Cite: "Ind. Code § 24-15-3-1"},
-	"us-ky":    stateSaleDisclosure("KRS 367.3617(4)"),
-	"us-md":    stateSaleDisclosure("Md. Code, Com. Law § 14-4707"),
-	"us-mn":    stateSaleDisclosure("Minn. Stat. § 325M.16, subd. 1(b)"),
-	"us-mt":    stateSaleDisclosure("Mont. Code Ann. § 30-14-2812"),
-	"us-nh":    stateSaleDisclosure("RSA 507-H:6"),
-	"us-nj":    stateSaleDisclosure("N.J. Stat. § 56:8-166.6(b)"),
-	"us-or":    {Says: "targeted advertising, which the business must describe, with how to opt out, under state privacy law", Cite: "ORS 646A.578(4)(h)"},
-	"us-ri":    stateSaleDisclosure("R.I. Gen. Laws § 6-48.1-3(b)"),
-	"us-tn":    stateSaleDisclosure("Tenn. Code Ann. § 47-18-3305(d)"),
-	"us-tx":    stateSaleDisclosure("Tex. Bus. & Com. Code § 541.103(a)"),
-	"us-ut":    {Says: "a sale or targeted advertising, whose opt-out the business must explain under state privacy law", Cite: "Utah Code § 13-61-302(1)(b)"},
-	"us-va":    stateSaleDisclosure("Va. Code § 59.1-578(D)"),
+var sellsOrSharesCitations = []LawCitation{
+	{Law: "ccpa", Says: "a sale or sharing under California law", Cite: "Cal. Civ. Code § 1798.140(ad), (ah)"},
+	{Law: "eprivacy", Says: "in the EU, the cookies or similar technologies through which it is collected need the visitor's prior consent", Cite: "Directive 2002/58/EC Art. 5(3)"},
+	{Law: "pecr", Says: "in the UK, the cookies or similar technologies through which it is collected need the visitor's prior consent", Cite: "PECR reg. 6"},
+	{Law: "us-co", Says: stateSaleSays, Cite: "C.R.S. § 6-1-1308(1)(b)"},
+	{Law: "us-ct", Says: stateSaleSays, Cite: "Conn. Gen. Stat. § 42-520(d)"},
+	{Law: "us-de", Says: stateSaleSays, Cite: "6 Del. C. § 12D-106"},
+	{Law: "us-ia", Says: stateSaleSays, Cite: "Iowa Code § 715D.4"},
+	{Law: "us-in", Says: "a sale or targeted advertising, which consumers may opt out of under state privacy law", Cite: "Ind. Code § 24-15-3-1"},
+	{Law: "us-ky", Says: stateSaleSays, Cite: "KRS 367.3617(4)"},
+	{Law: "us-md", Says: stateSaleSays, Cite: "Md. Code, Com. Law § 14-4707"},
+	{Law: "us-mn", Says: stateSaleSays, Cite: "Minn. Stat. § 325M.16, subd. 1(b)"},
+	{Law: "us-mt", Says: stateSaleSays, Cite: "Mont. Code Ann. § 30-14-2812"},
+	{Law: "us-nh", Says: stateSaleSays, Cite: "RSA 507-H:6"},
+	{Law: "us-nj", Says: stateSaleSays, Cite: "N.J. Stat. § 56:8-166.6(b)"},
+	{Law: "us-or", Says: "targeted advertising, which the business must describe, with how to opt out, under state privacy law", Cite: "ORS 646A.578(4)(h)"},
+	{Law: "us-ri", Says: stateSaleSays, Cite: "R.I. Gen. Laws § 6-48.1-3(b)"},
+	{Law: "us-tn", Says: stateSaleSays, Cite: "Tenn. Code Ann. § 47-18-3305(d)"},
+	{Law: "us-tx", Says: stateSaleSays, Cite: "Tex. Bus. & Com. Code § 541.103(a)"},
+	{Law: "us-ut", Says: "a sale or targeted advertising, whose opt-out the business must explain under state privacy law", Cite: "Utah Code § 13-61-302(1)(b)"},
+	{Law: "us-va", Says: stateSaleSays, Cite: "Va. Code § 59.1-578(D)"},
 }
 
-// stateSaleDisclosure: a state privacy law that makes the
-// business disclose a sale or targeted advertising, at cite.
-func stateSaleDisclosure(cite string) LawCitation {
-	return LawCitation{Says: "a sale or targeted advertising, which the business must disclose under state privacy law", Cite: cite}
-}
+// stateSaleSays is what a state privacy law that makes the business
+// disclose a sale or targeted advertising says of the practice: a
+// constant, not a function making each law's LawCitation, so that
+// sellsOrSharesCitations is static data (no init code at a cold start).
+const stateSaleSays = "a sale or targeted advertising, which the business must disclose under state privacy law"
 
 func b2i(b bool) int {
 	if b {
@@ -649,7 +664,7 @@ func Flags(in Input) []Flag {
 		if !concerns(d.Types, in.Type) {
 			return
 		}
-		if c, ok := e.citation(law); ok {
+		if c, ok := d.Citation(law); ok {
 			out = append(out, d.flag(law, c, subject))
 			key = append(key, flagKey(d.Severity, e.rank, len(key)))
 			entry = append(entry, e)
@@ -774,7 +789,7 @@ func Flags(in Input) []Flag {
 				raise(e, "", l.ShortName)
 				continue
 			}
-			if c, _ := e.citation(l.ShortName); c != "" && !strings.Contains(out[i].Citation, c) {
+			if c, _ := e.def.Citation(l.ShortName); c != "" && !strings.Contains(out[i].Citation, c) {
 				out[i].Citation += "; " + c
 			}
 		}

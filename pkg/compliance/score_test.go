@@ -188,9 +188,12 @@ func TestFlagCatalog(t *testing.T) {
 		if d.Message == "" || d.Fix == "" || len(d.Citations) == 0 {
 			t.Errorf("incomplete definition %s", d.Code)
 		}
-		for law, c := range d.Citations {
-			if law == "" || c == "" {
+		for i, c := range d.Citations {
+			if c.Law == "" || c.Cite == "" {
 				t.Errorf("%s: empty law or citation", d.Code)
+			}
+			if slices.ContainsFunc(d.Citations[:i], func(e Citation) bool { return e.Law == c.Law }) {
+				t.Errorf("%s: %s cited twice", d.Code, c.Law)
 			}
 		}
 		if !slices.Contains([]Severity{SeverityError, SeverityWarning, SeverityInfo}, d.Severity) {
@@ -208,8 +211,53 @@ func TestFlagCatalog(t *testing.T) {
 				t.Errorf("%s: notModelled %s has flag code %q, not in the catalog", l.ID, r.ID, r.FlagCode)
 				continue
 			}
-			if _, ok := d.Citations[l.ShortName]; !ok {
+			if _, ok := d.Citation(l.ShortName); !ok {
 				t.Errorf("%s: catalog flag %s has no citation for %s", r.ID, d.Code, l.ShortName)
+			}
+		}
+	}
+}
+
+// TestCitationLookup: Definition.Citation and FactorModel.Citation find
+// the entry of the law asked for, not another's, and report a law not
+// cited; every citation of the catalog and the risk model is found under
+// its law.
+func TestCitationLookup(t *testing.T) {
+	d := Definition{Citations: []Citation{{Law: "A", Cite: "a"}, {Law: "B", Cite: "b"}}}
+	for _, want := range d.Citations {
+		if got, ok := d.Citation(want.Law); !ok || got != want.Cite {
+			t.Errorf("definition under %s: %q (%v), want %q", want.Law, got, ok, want.Cite)
+		}
+	}
+	for _, law := range []string{"C", "a", ""} {
+		if got, ok := d.Citation(law); ok || got != "" {
+			t.Errorf("definition under %q, which it does not cite: %q (%v)", law, got, ok)
+		}
+	}
+	m := FactorModel{Citations: []LawCitation{{Law: "a", Says: "s", Cite: "1"}, {Law: "b", Cite: "2"}}}
+	for _, want := range m.Citations {
+		if got, ok := m.Citation(want.Law); !ok || got != want {
+			t.Errorf("factor under %s: %+v (%v), want %+v", want.Law, got, ok, want)
+		}
+	}
+	for _, law := range []string{"c", "A", ""} {
+		if got, ok := m.Citation(law); ok || got != (LawCitation{}) {
+			t.Errorf("factor under %q, which it does not cite: %+v (%v)", law, got, ok)
+		}
+	}
+	for i := range Catalog {
+		d := &Catalog[i]
+		for _, want := range d.Citations {
+			if got, ok := d.Citation(want.Law); !ok || got != want.Cite {
+				t.Errorf("%s under %s: %q (%v), want %q", d.Code, want.Law, got, ok, want.Cite)
+			}
+		}
+	}
+	for i := range RiskModel {
+		m := &RiskModel[i]
+		for _, want := range m.Citations {
+			if got, ok := m.Citation(want.Law); !ok || got != want {
+				t.Errorf("%s under %s: %+v (%v), want %+v", m.ID, want.Law, got, ok, want)
 			}
 		}
 	}
@@ -257,7 +305,7 @@ func TestFactorCitations(t *testing.T) {
 		byID[l.ID] = l
 	}
 	for _, m := range RiskModel {
-		if m.Citations == nil {
+		if len(m.Citations) == 0 {
 			if strings.Contains(m.Why, "%") || m.Uncited != "" || m.citeLaws != nil {
 				t.Errorf("%s: %%s, Uncited or citeLaws without Citations", m.ID)
 			}
@@ -266,19 +314,22 @@ func TestFactorCitations(t *testing.T) {
 		if strings.Count(m.Why, "%s") != 1 || strings.Contains(m.Uncited, "%") {
 			t.Errorf("%s: Why must have one %%s, Uncited none", m.ID)
 		}
-		for id, c := range m.Citations {
-			if _, ok := byID[id]; !ok {
-				t.Errorf("%s: unknown law %q", m.ID, id)
+		for i, c := range m.Citations {
+			if _, ok := byID[c.Law]; !ok {
+				t.Errorf("%s: unknown law %q", m.ID, c.Law)
 			}
 			if c.Cite == "" {
-				t.Errorf("%s: %s has no citation", m.ID, id)
+				t.Errorf("%s: %s has no citation", m.ID, c.Law)
+			}
+			if slices.ContainsFunc(m.Citations[:i], func(e LawCitation) bool { return e.Law == c.Law }) {
+				t.Errorf("%s: %s cited twice", m.ID, c.Law)
 			}
 		}
 	}
 	for _, id := range []string{"transfers_adequate", "transfers_contractual"} {
 		m := RiskModel[slices.IndexFunc(RiskModel, func(m FactorModel) bool { return m.ID == id })]
 		for _, l := range laws {
-			if _, ok := m.Citations[l.ID]; ok != l.RegulatesTransfers {
+			if _, ok := m.Citation(l.ID); ok != l.RegulatesTransfers {
 				t.Errorf("%s: citation for %s is %v, regulatesTransfers %v", id, l.ID, ok, l.RegulatesTransfers)
 			}
 		}
@@ -365,7 +416,7 @@ func TestWhyByLawPosition(t *testing.T) {
 	n := 0
 	for mi := range RiskModel {
 		m := &RiskModel[mi]
-		if m.Citations == nil || m.citeLaws != nil {
+		if len(m.Citations) == 0 || m.citeLaws != nil {
 			continue
 		}
 		if byLaw[mi] == nil || len(byLaw[mi].byLaw) == 0 {
@@ -448,23 +499,15 @@ func TestFlagsSorted(t *testing.T) {
 	}
 }
 
-// TestFlagEntries: each catalog definition's entry has its citations
-// (Citations, as a list) and its code's rank, and the entries Flags
-// raises by name are those of their codes.
+// TestFlagEntries: each catalog definition's entry is that definition
+// (its citations read where the catalog has them) with its code's rank,
+// and the entries Flags raises by name are those of their codes.
 func TestFlagEntries(t *testing.T) {
 	for i := range Catalog {
 		d := &Catalog[i]
 		e := mustLookup(d.Code)
-		if e.def.Code != d.Code || e.rank != codeRanks()[i] {
+		if e.def != d || e.rank != codeRanks()[i] {
 			t.Errorf("%s: entry of %s, rank %d", d.Code, e.def.Code, e.rank)
-		}
-		for law, want := range d.Citations {
-			if got, ok := e.citation(law); !ok || got != want {
-				t.Errorf("%s under %s: citation %q (%v), want %q", d.Code, law, got, ok, want)
-			}
-		}
-		if c, ok := e.citation("no such law"); ok {
-			t.Errorf("%s: citation %q for a law it does not cite", d.Code, c)
 		}
 	}
 	n := flagsByName()

@@ -551,7 +551,7 @@ func TestFlagsFromCatalog(t *testing.T) {
 			if !slices.Contains(laws, f.Law) && !slices.Contains(catalog.SectorLaws, f.Law) && f.Law != "CCPA" {
 				t.Fatalf("%s: flag %s under %q, not a law of the document", name, f.Code, f.Law)
 			}
-			if c := d.Citations[f.Law]; c == "" || !strings.HasPrefix(f.Citation, c) {
+			if c, _ := d.Citation(f.Law); c == "" || !strings.HasPrefix(f.Citation, c) {
 				t.Fatalf("%s: flag %s cites %q, the catalog says %q", name, f.Code, f.Citation, c)
 			}
 		}

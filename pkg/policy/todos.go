@@ -389,7 +389,7 @@ func localCitation(f *Facts, field string) string {
 func cookieCite(f *Facts) string {
 	d, _ := compliance.Lookup("cookie_consent_required")
 	for i := range f.Laws {
-		if c, ok := d.Citations[f.Laws[i].ShortName]; ok {
+		if c, ok := d.Citation(f.Laws[i].ShortName); ok {
 			return c
 		}
 	}
