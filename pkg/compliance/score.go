@@ -475,8 +475,9 @@ var RiskModel = []FactorModel{
 // sellsOrSharesCitations are what each law makes of personal information
 // going to third parties for their own purposes (advertising and social
 // services: fact sellsOrShares). The state laws' entries cite the item of
-// each law's checklist that the practice triggers; Texas and Nebraska have
-// none, so their documents get the reason without a citation.
+// each law's checklist that the practice triggers (Texas's since item
+// us-tx.103.a, docs/legal/risk.md); Nebraska has none, so its documents get
+// the reason without a citation.
 var sellsOrSharesCitations = []LawCitation{
 	{Law: "ccpa", Says: "a sale or sharing under California law", Cite: "Cal. Civ. Code § 1798.140(ad), (ah)"},
 	{Law: "eprivacy", Says: "in the EU, the cookies or similar technologies through which it is collected need the visitor's prior consent", Cite: "Directive 2002/58/EC Art. 5(3)"},
