@@ -110,7 +110,7 @@ func BenchmarkInit(b *testing.B) {
 // code: in one interleaved run (401 starts each) the generate function
 // took 1.53 ms over hello-world as the linker wrote it and 1.05-1.07 ms
 // as each of three copies, and hello-world itself 0.11 ms more than its
-// copies (docs/BENCHMARKS.md, twelfth session). Every function and the
+// copies (docs/BENCHMARKS.md, "Cold start"). Every function and the
 // baseline are copied alike.
 func unpacked(b *testing.B, path string) string {
 	b.Helper()
