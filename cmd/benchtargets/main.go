@@ -48,16 +48,16 @@ func verdict(ok bool) string {
 
 func run(stdout, stderr io.Writer) error {
 	var rows []row
-	// Five runs of each: the verdict goes by the median, so that one
-	// disturbed second on a shared machine neither passes nor fails a
-	// target, and the table shows the spread. The three formats are timed
+	// Five runs of each, in five rounds: the verdict goes by the median,
+	// so that one disturbed second on a shared machine neither passes nor
+	// fails a target, and the table shows the spread. The three formats are timed
 	// one after another in each of five rounds, and the formats' ratio is
 	// taken within each round: go test -count would time each format five
 	// times in a row, so that the ratio would compare different minutes
 	// of a machine whose speed drifts.
 	var gen strings.Builder
 	var ratios []float64
-	for range formatRounds {
+	for range rounds {
 		out, err := commandEnv(stderr, shippedGC, "go", "test", "-pgo", pgoProfile, "-run", "^$", "-bench", "BenchmarkGenerateFormats", "-benchmem", "-count", "1", "./pkg/policy")
 		if err != nil {
 			return err
@@ -67,11 +67,19 @@ func run(stdout, stderr io.Writer) error {
 			ratios = append(ratios, r)
 		}
 	}
-	largest, err := commandEnv(stderr, shippedGC, "go", "test", "-pgo", pgoProfile, "-run", "^$", "-bench", "BenchmarkGenerateLargest|BenchmarkResultString", "-benchmem", "-count", "5", "./pkg/policy")
-	if err != nil {
-		return err
+	// The largest documents likewise, in rounds: with -count 5 each
+	// document's five runs came one after another, so that one slow
+	// stretch of the machine (tens of seconds) could hold all five runs of
+	// one document and none of the next (the HTML one at 287-339 µs, the
+	// Markdown one before it at 268-308 µs, in one run of make bench);
+	// in rounds, such a stretch slows one run of each.
+	for range rounds {
+		largest, err := commandEnv(stderr, shippedGC, "go", "test", "-pgo", pgoProfile, "-run", "^$", "-bench", "BenchmarkGenerateLargest|BenchmarkResultString", "-benchmem", "-count", "1", "./pkg/policy")
+		if err != nil {
+			return err
+		}
+		gen.WriteString(largest)
 	}
-	gen.WriteString(largest)
 	rows = append(rows, generationRows(parseBench(gen.String()), ratios)...)
 	// The same documents at Go's default collector, beside them: what
 	// the collector setting is worth, and what a process that does not
@@ -195,9 +203,10 @@ func timing(m map[string]float64) string {
 func us(ns float64) string { return fmt.Sprintf("%.0f µs", ns/1e3) }
 func kb(b float64) string  { return fmt.Sprintf("%.0f KB", b/1e3) }
 
-// formatRounds is how many times the standard document's formats are
-// timed one after another.
-const formatRounds = 5
+// rounds is how many times the generation benchmarks run: in each round
+// the standard document's formats one after another, and the largest
+// documents one after another.
+const rounds = 5
 
 // formats are the output formats of the standard document's benchmark.
 var formats = []string{"markdown", "html", "text"}
