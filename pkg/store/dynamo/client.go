@@ -41,10 +41,8 @@ const (
 //
 // The retryer is given in cfg (cfg.Retryer) rather than by an option:
 // the client makes its default retryer before it applies options, and
-// only skips that for one from the configuration. The HTTP client is made
-// with one transport option and the attempt timeout, each of which copies
-// the transport (BuildableClient): chaining a dialer option as well cost
-// two more copies, about 0.04 ms of a Lambda function's cold start.
+// only skips that for one from the configuration (DECISIONS.md 42). The
+// dialer is set with the transport's other settings, in one option.
 func NewClient(cfg aws.Config, optFns ...func(*dynamodb.Options)) *dynamodb.Client {
 	cfg.Retryer = newRetryer
 	return dynamodb.NewFromConfig(cfg, append([]func(*dynamodb.Options){tuneHTTP}, optFns...)...)
