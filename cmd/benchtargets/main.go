@@ -50,11 +50,11 @@ func run(stdout, stderr io.Writer) error {
 	var rows []row
 	// Five runs of each, in five rounds: the verdict goes by the median,
 	// so that one disturbed second on a shared machine neither passes nor
-	// fails a target, and the table shows the spread. The three formats are timed
-	// one after another in each of five rounds, and the formats' ratio is
-	// taken within each round: go test -count would time each format five
-	// times in a row, so that the ratio would compare different minutes
-	// of a machine whose speed drifts.
+	// fails a target, and the table shows the spread. The three formats
+	// are timed one after another in each round, and the formats' ratio
+	// is taken within each round: go test -count would time each format
+	// five times in a row, so that the ratio would compare different
+	// minutes of a machine whose speed drifts.
 	var gen strings.Builder
 	var ratios []float64
 	for range rounds {

@@ -63,6 +63,7 @@ type Router struct {
 	known  []Route // what Allow is computed from
 }
 
+// servedRoute is a route the Router serves, with its handler.
 type servedRoute struct {
 	Route
 	h http.Handler
