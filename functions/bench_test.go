@@ -40,11 +40,11 @@ func BenchmarkInit(b *testing.B) {
 	// authenticated request), so DynamoDB need not run: a refused port
 	// makes an unexpected call fail init loudly instead of being timed.
 	sm := newPepperServer(b)
-	baseline := unpacked(b, makeBuild(b, baselineID, runtime.GOARCH))
+	baselines := unpacked(b, makeBuild(b, baselineID, runtime.GOARCH))
 	for _, id := range logicalIDs() {
 		dir := wantFunctions[id]
-		bootstrap := unpacked(b, makeBuild(b, id, runtime.GOARCH))
-		fi, err := os.Stat(bootstrap)
+		bootstraps := unpacked(b, makeBuild(b, id, runtime.GOARCH))
+		fi, err := os.Stat(bootstraps[0])
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -66,7 +66,15 @@ func BenchmarkInit(b *testing.B) {
 			var fn, base, diff []time.Duration
 			pair := func() {
 				var f, h time.Duration
-				if len(fn)%2 == 0 {
+				// Every other pair takes the next copy of each binary
+				// (so that each pairing runs in both orders), the
+				// function's falling a step behind the baseline's each
+				// round of copies so that every copy meets every other.
+				i := len(fn)
+				k := i / 2
+				baseline := baselines[k%copies]
+				bootstrap := bootstraps[(k+k/copies)%copies]
+				if i%2 == 0 {
 					h = initOnce(b, "policygen-bench-baseline", baseline)
 					f = initOnce(b, "policygen-bench-"+dir, bootstrap)
 				} else {
@@ -103,28 +111,37 @@ func BenchmarkInit(b *testing.B) {
 	}
 }
 
-// unpacked is a copy of the executable at path, written with one plain
-// write, as Lambda's extraction of the deployment package writes the
+// unpacked is copies of the executable at path, each written with one
+// plain write, as Lambda's extraction of the deployment package writes the
 // bootstrap it then runs. The linker writes its output through a memory
 // map, and the page cache holds such a file in a way that made the same
 // binary start up to 0.5 ms slower than a copy of it, by file and not by
 // code: in one interleaved run (401 starts each) the generate function
-// took 1.53 ms over hello-world as the linker wrote it and 1.05-1.07 ms
-// as each of three copies, and hello-world itself 0.11 ms more than its
-// copies (docs/BENCHMARKS.md, "Cold start"). Every function and the
-// baseline are copied alike.
-func unpacked(b *testing.B, path string) string {
+// took 1.53 ms over hello-world as linked and 1.05-1.07 ms as each of three
+// copies, and hello-world itself 0.11 ms more than its copies
+// (docs/BENCHMARKS.md, "Cold start"). Copies differ too, if less: on the
+// twelfth session's machine three copies of hello-world, 40 starts each,
+// had medians 0.8 ms apart. Hence several copies, which BenchmarkInit
+// takes in turn, so that no one file's place in the page cache decides a
+// run. Every function and the baseline are copied alike.
+func unpacked(b *testing.B, path string) []string {
 	b.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		b.Fatal(err)
 	}
-	dst := filepath.Join(b.TempDir(), "bootstrap")
-	if err := os.WriteFile(dst, data, 0o755); err != nil {
-		b.Fatal(err)
+	paths := make([]string, copies)
+	for i := range paths {
+		paths[i] = filepath.Join(b.TempDir(), "bootstrap")
+		if err := os.WriteFile(paths[i], data, 0o755); err != nil {
+			b.Fatal(err)
+		}
 	}
-	return dst
+	return paths
 }
+
+// copies is how many copies of each binary BenchmarkInit starts in turn.
+const copies = 4
 
 // readThrough reads the file at path to its end through io.Discard's
 // small pooled buffer: its pages into the page cache without allocating a
