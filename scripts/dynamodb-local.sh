@@ -22,19 +22,6 @@ PIDFILE="$DIR/dynamodb-local.pid"
 source "$ROOT/scripts/lib.sh"
 
 install() {
-	local sudo=""
-	if [[ $(id -u) -ne 0 ]]; then
-		if sudo -n true 2>/dev/null; then sudo="sudo -n"; else
-			echo "dynamodb-local: please install: $*" >&2
-			exit 1
-		fi
-	fi
-	echo "dynamodb-local: installing $* with apt-get" >&2
-	$sudo apt-get update -qq >&2
-	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$@" >&2
-}
-
-install() {
 	# Java runs DynamoDB Local; the machine image has it, a bare Debian may not.
 	command -v java >/dev/null || apt_install dynamodb-local default-jre-headless
 	if [[ -f "$DIR/DynamoDBLocal.jar" && -d "$DIR/DynamoDBLocal_lib" ]]; then

@@ -14,6 +14,8 @@ apt_install() {
 		fi
 	fi
 	echo "$name: installing $* with apt-get" >&2
-	$sudo apt-get update -qq >&2
-	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$@" >&2
+	# Another apt-get (a second make on a fresh machine, unattended
+	# upgrades) may hold dpkg's lock: wait for it rather than fail.
+	$sudo apt-get -o DPkg::Lock::Timeout=300 update -qq >&2
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get -o DPkg::Lock::Timeout=300 install -y -qq --no-install-recommends "$@" >&2
 }

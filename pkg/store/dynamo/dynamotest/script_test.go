@@ -224,20 +224,24 @@ func TestScriptStartRefusesBusyPort(t *testing.T) {
 	}
 }
 
+// aptInstall is how scripts/lib.sh installs a package: waiting for dpkg's
+// lock if another apt-get holds it, rather than failing.
+const aptInstall = "apt-get -o DPkg::Lock::Timeout=300 install -y -qq --no-install-recommends "
+
 func TestScriptInstallsJavaOnlyWhenMissing(t *testing.T) {
 	for _, withJava := range []bool{true, false} {
 		t.Run("java="+strconv.FormatBool(withJava), func(t *testing.T) {
 			e := newScriptEnv(t, withJava, false)
 			e.run(t, nil, "install")
 			calls := e.callLog(t)
-			usedApt := strings.Contains(calls, "apt-get install")
+			usedApt := strings.Contains(calls, aptInstall)
 			if withJava && usedApt {
 				t.Errorf("apt-get ran although java is installed:\n%s", calls)
 			}
-			if !withJava && !strings.Contains(calls, "apt-get install -y -qq --no-install-recommends default-jre-headless") {
+			if !withJava && !strings.Contains(calls, aptInstall+"default-jre-headless") {
 				t.Errorf("java is missing but was not installed with apt-get:\n%s", calls)
 			}
-			if strings.Contains(calls, "apt-get install -y -qq --no-install-recommends npm") {
+			if strings.Contains(calls, aptInstall+"npm") {
 				t.Errorf("npm is on PATH but was installed with apt-get:\n%s", calls)
 			}
 			if _, err := os.Stat(filepath.Join(e.root, ".tools", "dynamodb-local", "DynamoDBLocal.jar")); err != nil {
