@@ -119,11 +119,12 @@ func BenchmarkInit(b *testing.B) {
 // code: in one interleaved run (401 starts each) the generate function
 // took 1.53 ms over hello-world as linked and 1.05-1.07 ms as each of three
 // copies, and hello-world itself 0.11 ms more than its copies
-// (docs/BENCHMARKS.md, "Cold start"). Copies differ too, if less: on the
-// twelfth session's machine three copies of hello-world, 40 starts each,
-// had medians 0.8 ms apart. Hence several copies, which BenchmarkInit
-// takes in turn, so that no one file's place in the page cache decides a
-// run. Every function and the baseline are copied alike.
+// (docs/BENCHMARKS.md, "Cold start"). Copies of the same bytes differ
+// too: on the twelfth session's machine three copies of hello-world, 40
+// starts each, had medians of 10.5, 11.2 and 11.3 ms (docs/DECISIONS.md
+// 43). Hence several copies, which BenchmarkInit takes in turn, so that no
+// one file's place in the page cache decides a run. Every function and the
+// baseline are copied alike.
 func unpacked(b *testing.B, path string) []string {
 	b.Helper()
 	data, err := os.ReadFile(path)
