@@ -192,7 +192,7 @@ func TestMatchPath(t *testing.T) {
 		{"/v1/policies", "/v1/polic%69es", true},
 		{"/v1/policies", "/v1/policies%2F", false},
 	} {
-		if got := matchPath(c.pattern, c.path); got != c.want {
+		if got := matchPath(c.pattern, strings.Split(c.path, "/")); got != c.want {
 			t.Errorf("matchPath(%q, %q) = %v", c.pattern, c.path, got)
 		}
 	}

@@ -92,17 +92,22 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// ServeMux would redirect an unclean path and route HEAD to GET; neither
 	// is part of the API, and both would answer without problem+json.
 	clean := p != "" && p[0] == '/' && (path.Clean(p) == p || path.Clean(p)+"/" == p)
-	var allow []string
-	if clean {
-		allow = rt.allowed(p)
-	}
 	// A literal path is never an {id}: ids have their own format (pkg/ids),
 	// so /v1/policies/generate under GET is a wrong method, not a policy.
-	literal := clean && rt.isLiteral(p)
+	// The path is split once, for every route it is matched against.
+	var (
+		segs    []string
+		literal bool
+		allow   []string
+	)
+	if clean {
+		segs, literal = strings.Split(p, "/"), rt.isLiteral(p)
+		allow = rt.allowed(p, segs, literal)
+	}
 	if clean && r.Method != http.MethodHead && (!literal || slices.Contains(allow, r.Method)) {
-		if s := rt.match(r.Method, p, literal); s != nil {
+		if s := rt.match(r.Method, p, segs, literal); s != nil {
 			r.Pattern = s.Method + " " + s.Path
-			setPathValues(r, s.Path, p)
+			setPathValues(r, s.Path, segs)
 			s.h.ServeHTTP(w, r)
 			return
 		}
@@ -119,12 +124,12 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		"method %s is not allowed here; allowed: %s", r.Method, strings.Join(allow, ", ")))
 }
 
-// match is the served route of method whose path is p, or matches p when
-// p is not a known route's literal path.
-func (rt *Router) match(method, p string, literal bool) *servedRoute {
+// match is the served route of method whose path is p, or matches p (split
+// into segs) when p is not a known route's literal path.
+func (rt *Router) match(method, p string, segs []string, literal bool) *servedRoute {
 	for i := range rt.served {
 		s := &rt.served[i]
-		if s.Method == method && (s.Path == p || !literal && matchPath(s.Path, p)) {
+		if s.Method == method && (s.Path == p || !literal && matchPath(s.Path, segs)) {
 			return s
 		}
 	}
@@ -132,13 +137,19 @@ func (rt *Router) match(method, p string, literal bool) *servedRoute {
 }
 
 // setPathValues sets r's path value for each {name} segment of pattern, from
-// the same segment of the escaped path p (which matches pattern), unescaped.
-func setPathValues(r *http.Request, pattern, p string) {
-	qs := strings.Split(p, "/")
-	for i, seg := range strings.Split(pattern, "/") {
+// the same segment of the escaped path's segments segs (which match
+// pattern), unescaped.
+func setPathValues(r *http.Request, pattern string, segs []string) {
+	rest := pattern
+	for i := 0; ; i++ {
+		seg, after, more := strings.Cut(rest, "/")
 		if name, ok := strings.CutPrefix(seg, "{"); ok {
-			r.SetPathValue(strings.TrimSuffix(name, "}"), pathUnescape(qs[i]))
+			r.SetPathValue(strings.TrimSuffix(name, "}"), pathUnescape(segs[i]))
 		}
+		if !more {
+			return
+		}
+		rest = after
 	}
 }
 
@@ -157,37 +168,38 @@ func (rt *Router) isLiteral(p string) bool {
 	return slices.ContainsFunc(rt.known, func(k Route) bool { return k.Path == p })
 }
 
-// allowed lists the methods of the known routes matching p; when a route's
-// literal path is p, only the literal routes count.
-func (rt *Router) allowed(p string) []string {
-	literal := rt.isLiteral(p)
+// allowed lists the methods of the known routes matching p (split into
+// segs); when a route's literal path is p (literal), only the literal
+// routes count.
+func (rt *Router) allowed(p string, segs []string, literal bool) []string {
 	var allow []string
 	for _, k := range rt.known {
-		if (k.Path == p || !literal && matchPath(k.Path, p)) && !slices.Contains(allow, k.Method) {
+		if (k.Path == p || !literal && matchPath(k.Path, segs)) && !slices.Contains(allow, k.Method) {
 			allow = append(allow, k.Method)
 		}
 	}
 	return allow
 }
 
-// matchPath reports whether the escaped request path p matches pattern,
-// where a {name} segment matches any one non-empty segment and a literal
-// segment its unescaped text (as ServeMux).
-func matchPath(pattern, p string) bool {
-	ps, qs := strings.Split(pattern, "/"), strings.Split(p, "/")
-	if len(ps) != len(qs) {
-		return false
-	}
-	for i := range ps {
-		if strings.HasPrefix(ps[i], "{") {
-			if qs[i] == "" {
+// matchPath reports whether the escaped request path whose segments are
+// segs (split at "/") matches pattern, where a {name} segment matches any
+// one non-empty segment and a literal segment its unescaped text (as
+// ServeMux). The pattern is walked in place, not split.
+func matchPath(pattern string, segs []string) bool {
+	rest := pattern
+	for i, q := range segs {
+		seg, after, more := strings.Cut(rest, "/")
+		if more != (i < len(segs)-1) {
+			return false // a different number of segments
+		}
+		if strings.HasPrefix(seg, "{") {
+			if q == "" {
 				return false
 			}
-			continue
-		}
-		if ps[i] != qs[i] && ps[i] != pathUnescape(qs[i]) {
+		} else if seg != q && seg != pathUnescape(q) {
 			return false
 		}
+		rest = after
 	}
 	return true
 }
