@@ -21,7 +21,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-lambda-go/events"
-	"github.com/aws/aws-sdk-go-v2/aws"
 
 	"github.com/policygen/policygen/internal/testenv"
 	"github.com/policygen/policygen/pkg/account"
@@ -408,7 +407,7 @@ type fixture struct {
 func newFixture(t testing.TB) *fixture {
 	t.Helper()
 	client, table := dynamotest.Table(t)
-	endpoint := aws.ToString(client.Options().BaseEndpoint)
+	endpoint := client.Endpoint()
 	if endpoint == "" {
 		endpoint = os.Getenv("AWS_ENDPOINT_URL_DYNAMODB")
 	}

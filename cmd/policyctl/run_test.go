@@ -356,7 +356,7 @@ func TestDynamoDBFlow(t *testing.T) {
 	const pepper = "dynamodb-flow-pepper-0123456789abcdef"
 	sm := secretstest.New(t, map[string]string{"policygen/test/pepper": pepper})
 	awsEnv(t, map[string]string{
-		dynamo.EndpointEnv:                 *client.Options().BaseEndpoint,
+		dynamo.EndpointEnv:                 client.Endpoint(),
 		"AWS_ENDPOINT_URL_SECRETS_MANAGER": sm.URL,
 	})
 	env := map[string]string{"PEPPER_SECRET_ID": "policygen/test/pepper"}
@@ -367,9 +367,10 @@ func TestDynamoDBFlow(t *testing.T) {
 		t.Fatalf("table create: %v", out)
 	}
 	fresh := table + "-ctl"
-	t.Cleanup(func() { client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: &fresh}) })
+	sdk := dynamotest.SDKClient(t)
+	t.Cleanup(func() { sdk.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: &fresh}) })
 	ok(t, env, "--store", "dynamodb:"+fresh, "table", "create")
-	if d, err := client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: &fresh}); err != nil || d.Table.TableStatus != types.TableStatusActive {
+	if d, err := sdk.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: &fresh}); err != nil || d.Table.TableStatus != types.TableStatusActive {
 		t.Fatalf("table %s after table create: %v", fresh, err)
 	}
 

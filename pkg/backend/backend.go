@@ -20,8 +20,9 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
+	"github.com/policygen/policygen/pkg/awsjson"
+	"github.com/policygen/policygen/pkg/ddb"
 	"github.com/policygen/policygen/pkg/secrets"
 	"github.com/policygen/policygen/pkg/secrets/awssecrets"
 	"github.com/policygen/policygen/pkg/store"
@@ -112,7 +113,7 @@ func Pepper(ctx context.Context, spec, file, secretID string, getenv func(string
 // When dynamo.EndpointEnv names a loopback address (DynamoDB Local), fixed dummy
 // credentials and, if none is configured, region us-east-1 are used, so a
 // local run needs no AWS setup; real AWS is never on loopback.
-func DynamoClient(ctx context.Context) (*dynamodb.Client, error) {
+func DynamoClient(ctx context.Context) (*ddb.Client, error) {
 	var opts []func(*config.LoadOptions) error
 	if isLoopback(os.Getenv(dynamo.EndpointEnv)) {
 		opts = append(opts, config.WithCredentialsProvider(credentials.NewStaticCredentialsProvider("local", "local", "")))
@@ -124,7 +125,7 @@ func DynamoClient(ctx context.Context) (*dynamodb.Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load AWS config: %w", err)
 	}
-	return dynamo.NewClient(cfg), nil
+	return ddb.New(cfg, awsjson.EndpointFromEnv(os.Getenv, dynamo.EndpointEnv)), nil
 }
 
 func isLoopback(endpoint string) bool {

@@ -53,7 +53,7 @@ func TestOpenBolt(t *testing.T) {
 
 func TestOpenDynamoDB(t *testing.T) {
 	client, table := dynamotest.Table(t)
-	t.Setenv(dynamo.EndpointEnv, *client.Options().BaseEndpoint)
+	t.Setenv(dynamo.EndpointEnv, client.Endpoint())
 	st, err := backend.Open(t.Context(), "dynamodb:"+table)
 	if err != nil {
 		t.Fatal(err)

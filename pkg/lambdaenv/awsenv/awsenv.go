@@ -24,10 +24,10 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/policygen/policygen/pkg/api"
 	"github.com/policygen/policygen/pkg/auth"
+	"github.com/policygen/policygen/pkg/ddb"
 	"github.com/policygen/policygen/pkg/lambdaenv"
 	"github.com/policygen/policygen/pkg/secrets"
 	"github.com/policygen/policygen/pkg/secrets/awssecrets"
@@ -111,18 +111,13 @@ func NewDeps(ctx context.Context, cfg lambdaenv.Config, getenv func(string) stri
 	if err != nil {
 		return api.Deps{}, err
 	}
-	var dynOpts []func(*dynamodb.Options)
-	if ac.DynamoDBEndpoint != "" {
-		dynOpts = append(dynOpts, func(o *dynamodb.Options) { o.BaseEndpoint = aws.String(ac.DynamoDBEndpoint) })
-	}
+	dynCfg, dynEndpoint := ac.AWS, ac.DynamoDBEndpoint
 	if cfg.DynamoDBEndpoint != "" {
 		// DynamoDB Local under SAM local: any credentials will do.
-		dynOpts = append(dynOpts, func(o *dynamodb.Options) {
-			o.BaseEndpoint = aws.String(cfg.DynamoDBEndpoint)
-			o.Credentials = credentials.NewStaticCredentialsProvider("local", "local", "")
-		})
+		dynEndpoint = cfg.DynamoDBEndpoint
+		dynCfg.Credentials = credentials.NewStaticCredentialsProvider("local", "local", "")
 	}
-	st := store.WithDeadline(dynamo.New(dynamo.NewClient(ac.AWS, dynOpts...), cfg.TableName), store.CallTimeout)
+	st := store.WithDeadline(dynamo.New(ddb.New(dynCfg, dynEndpoint), cfg.TableName), store.CallTimeout)
 	var pepper secrets.Source
 	if cfg.Pepper != nil {
 		pepper = secrets.NewStatic(cfg.Pepper)

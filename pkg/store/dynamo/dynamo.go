@@ -30,10 +30,10 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/policygen/policygen/pkg/account"
+	"github.com/policygen/policygen/pkg/ddb"
 	"github.com/policygen/policygen/pkg/errs"
 	"github.com/policygen/policygen/pkg/store"
 	"github.com/policygen/policygen/pkg/store/internal/content"
@@ -70,25 +70,23 @@ type Store struct {
 }
 
 // operations are the client's operations the store calls, as method values
-// of one *dynamodb.Client, rather than the client. The dashboard's templates
-// look methods up by name through reflection, so the linker keeps every
-// exported method of every type a value in an interface could reach through
-// its fields: a *dynamodb.Client field put all of DynamoDB's operations,
-// 1.1 MB of code, into the dashboard's binary (DECISIONS 38).
+// of one *ddb.Client. The tests meter them (units_test.go); in the
+// dashboard, whose templates look methods up by name through reflection,
+// they keep the linker to the operations called (DECISIONS 38).
 type operations struct {
-	GetItem            func(context.Context, *dynamodb.GetItemInput, ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error)
-	PutItem            func(context.Context, *dynamodb.PutItemInput, ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error)
-	UpdateItem         func(context.Context, *dynamodb.UpdateItemInput, ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error)
-	DeleteItem         func(context.Context, *dynamodb.DeleteItemInput, ...func(*dynamodb.Options)) (*dynamodb.DeleteItemOutput, error)
-	Query              func(context.Context, *dynamodb.QueryInput, ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error)
-	TransactWriteItems func(context.Context, *dynamodb.TransactWriteItemsInput, ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error)
+	GetItem            func(context.Context, *ddb.GetItemInput) (*ddb.GetItemOutput, error)
+	PutItem            func(context.Context, *ddb.PutItemInput) (*ddb.PutItemOutput, error)
+	UpdateItem         func(context.Context, *ddb.UpdateItemInput) (*ddb.UpdateItemOutput, error)
+	DeleteItem         func(context.Context, *ddb.DeleteItemInput) (*ddb.DeleteItemOutput, error)
+	Query              func(context.Context, *ddb.QueryInput) (*ddb.QueryOutput, error)
+	TransactWriteItems func(context.Context, *ddb.TransactWriteItemsInput) (*ddb.TransactWriteItemsOutput, error)
 }
 
 var _ store.Store = (*Store)(nil)
 
 // New returns a Store on table. It does no I/O: the table must exist (see
 // CreateTable).
-func New(client *dynamodb.Client, table string) *Store {
+func New(client *ddb.Client, table string) *Store {
 	return &Store{db: operations{
 		GetItem:            client.GetItem,
 		PutItem:            client.PutItem,
@@ -270,7 +268,7 @@ func (s *Store) Account(ctx context.Context, id string) (account.Account, error)
 
 // SetPlan implements store.Store.
 func (s *Store) SetPlan(ctx context.Context, accountID string, plan account.Plan) error {
-	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+	_, err := s.db.UpdateItem(ctx, &ddb.UpdateItemInput{
 		TableName:                 &s.table,
 		Key:                       itemKey(accountPK(accountID), skAccount),
 		UpdateExpression:          aws.String("SET #plan = :plan"),
@@ -357,7 +355,7 @@ func (s *Store) RevokeKey(ctx context.Context, id string, at time.Time) (account
 	at = at.UTC()
 	key := itemKey(keyPK(ptr.Hash), skKey)
 	for attempt := 0; attempt < maxTransactAttempts; attempt++ {
-		got, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{TableName: &s.table, Key: key, ConsistentRead: aws.Bool(true)})
+		got, err := s.db.GetItem(ctx, &ddb.GetItemInput{TableName: &s.table, Key: key, ConsistentRead: aws.Bool(true)})
 		if err != nil {
 			return account.Key{}, s.internal("get key", err)
 		}
@@ -384,7 +382,7 @@ func (s *Store) RevokeKey(ctx context.Context, id string, at time.Time) (account
 			cond = "#rev = :old"
 			values[":old"] = old
 		}
-		out, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		out, err := s.db.UpdateItem(ctx, &ddb.UpdateItemInput{
 			TableName:                 &s.table,
 			Key:                       key,
 			UpdateExpression:          aws.String("SET #rev = :rev, #ttl = :ttl"),
@@ -404,7 +402,7 @@ func (s *Store) RevokeKey(ctx context.Context, id string, at time.Time) (account
 		if err := it.decode(out.Attributes); err != nil {
 			return account.Key{}, s.internal("decode key", err)
 		}
-		_, err = s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		_, err = s.db.UpdateItem(ctx, &ddb.UpdateItemInput{
 			TableName:                 &s.table,
 			Key:                       itemKey(keyIDPK(id), skKeyID),
 			UpdateExpression:          aws.String("SET #ttl = :ttl"),
@@ -488,7 +486,7 @@ func (s *Store) CreatePolicy(ctx context.Context, p store.Policy, opt store.Crea
 // Policy implements store.Store: one GetItem of the content item, which
 // carries the summary too.
 func (s *Store) Policy(ctx context.Context, accountID, id string) (store.Policy, error) {
-	out, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{
+	out, err := s.db.GetItem(ctx, &ddb.GetItemInput{
 		TableName:      &s.table,
 		Key:            itemKey(accountPK(accountID), contentSK(id)),
 		ConsistentRead: aws.Bool(true),
@@ -541,7 +539,7 @@ func (s *Store) ListPolicies(ctx context.Context, accountID string, opt store.Li
 	}
 	items := make([]store.Summary, 0, opt.Limit+1)
 	for len(items) <= opt.Limit {
-		out, err := s.db.Query(ctx, &dynamodb.QueryInput{
+		out, err := s.db.Query(ctx, &ddb.QueryInput{
 			TableName:              &s.table,
 			KeyConditionExpression: aws.String("pk = :pk AND begins_with(sk, :prefix)"),
 			ExpressionAttributeValues: map[string]types.AttributeValue{
@@ -605,7 +603,7 @@ func (s *Store) DeletePolicy(ctx context.Context, accountID, id string) error {
 	if failed(reasons, 1) {
 		// A metadata item without content: cannot happen through this
 		// store (they are written together); delete what there is.
-		_, err := s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{
+		_, err := s.db.DeleteItem(ctx, &ddb.DeleteItemInput{
 			TableName: &s.table, Key: itemKey(pk, policySK(id)),
 			ConditionExpression: aws.String("attribute_exists(pk)"),
 		})
@@ -641,7 +639,7 @@ type decoder interface {
 // get reads one item (strongly consistent) into v. A missing item is
 // notFound, or leaves v untouched when notFound is nil.
 func (s *Store) get(ctx context.Context, op string, key map[string]types.AttributeValue, v decoder, notFound error) error {
-	out, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{
+	out, err := s.db.GetItem(ctx, &ddb.GetItemInput{
 		TableName:      &s.table,
 		Key:            key,
 		ConsistentRead: aws.Bool(true),
@@ -670,7 +668,7 @@ const maxTransactAttempts = 10
 func (s *Store) transact(ctx context.Context, op string, items []types.TransactWriteItem) ([]types.CancellationReason, error) {
 	backoff := 10 * time.Millisecond
 	for attempt := 1; ; attempt++ {
-		_, err := s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
+		_, err := s.db.TransactWriteItems(ctx, &ddb.TransactWriteItemsInput{TransactItems: items})
 		if err == nil {
 			return nil, nil
 		}

@@ -35,7 +35,8 @@ func TestCreateTableIsIdempotentAndEnablesTTL(t *testing.T) {
 	if err := dynamo.CreateTable(t.Context(), client, table); err != nil {
 		t.Fatalf("second CreateTable: %v", err)
 	}
-	d, err := client.DescribeTable(t.Context(), &dynamodb.DescribeTableInput{TableName: &table})
+	sdk := dynamotest.SDKClient(t)
+	d, err := sdk.DescribeTable(t.Context(), &dynamodb.DescribeTableInput{TableName: &table})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +50,7 @@ func TestCreateTableIsIdempotentAndEnablesTTL(t *testing.T) {
 	if d.Table.BillingModeSummary == nil || d.Table.BillingModeSummary.BillingMode != types.BillingModePayPerRequest {
 		t.Errorf("billing mode %+v, want PAY_PER_REQUEST", d.Table.BillingModeSummary)
 	}
-	ttl, err := client.DescribeTimeToLive(t.Context(), &dynamodb.DescribeTimeToLiveInput{TableName: &table})
+	ttl, err := sdk.DescribeTimeToLive(t.Context(), &dynamodb.DescribeTimeToLiveInput{TableName: &table})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +87,7 @@ func TestItemLayout(t *testing.T) {
 
 	get := func(pk, sk string) map[string]types.AttributeValue {
 		t.Helper()
-		out, err := client.GetItem(ctx, &dynamodb.GetItemInput{
+		out, err := dynamotest.SDKClient(t).GetItem(ctx, &dynamodb.GetItemInput{
 			TableName: &table,
 			Key: map[string]types.AttributeValue{
 				"pk": &types.AttributeValueMemberS{Value: pk},
@@ -167,10 +168,9 @@ func TestItemLayout(t *testing.T) {
 	}
 }
 
-func TestNewClientHonoursEndpointEnv(t *testing.T) {
+func TestDynamoClientHonoursEndpointEnv(t *testing.T) {
 	client, table := dynamotest.Table(t)
-	endpoint := client.Options().BaseEndpoint
-	t.Setenv(dynamo.EndpointEnv, aws.ToString(endpoint))
+	t.Setenv(dynamo.EndpointEnv, client.Endpoint())
 	t.Setenv("AWS_REGION", "")
 	t.Setenv("AWS_DEFAULT_REGION", "")
 	t.Setenv("AWS_ACCESS_KEY_ID", "")
@@ -181,8 +181,8 @@ func TestNewClientHonoursEndpointEnv(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.DescribeTable(t.Context(), &dynamodb.DescribeTableInput{TableName: &table}); err != nil {
-		t.Fatalf("client from NewClient cannot reach the local table: %v", err)
+	if err := c.Do(t.Context(), "DescribeTable", struct{ TableName string }{table}, nil); err != nil {
+		t.Fatalf("client from backend.DynamoClient cannot reach the local table: %v", err)
 	}
 }
 

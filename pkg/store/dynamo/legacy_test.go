@@ -26,6 +26,7 @@ import (
 func TestReadsItemsWrittenBeforeIssue9(t *testing.T) {
 	client, table := dynamotest.Table(t)
 	st := dynamo.New(client, table)
+	sdk := dynamotest.SDKClient(t) // writes as the earlier code did, through the SDK
 	ctx := t.Context()
 	now := time.Now().UTC().Truncate(time.Second)
 	acct := ids.New(ids.Account)
@@ -57,7 +58,7 @@ func TestReadsItemsWrittenBeforeIssue9(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := client.PutItem(ctx, &dynamodb.PutItemInput{TableName: &table, Item: item}); err != nil {
+		if _, err := sdk.PutItem(ctx, &dynamodb.PutItemInput{TableName: &table, Item: item}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -109,7 +110,7 @@ func TestReadsItemsWrittenBeforeIssue9(t *testing.T) {
 	if _, err := st.Policy(ctx, acct, old.ID); !errs.Is(err, errs.NotFound) {
 		t.Errorf("old policy after delete: %v", err)
 	}
-	out, err := client.GetItem(ctx, &dynamodb.GetItemInput{TableName: &table, Key: map[string]types.AttributeValue{
+	out, err := sdk.GetItem(ctx, &dynamodb.GetItemInput{TableName: &table, Key: map[string]types.AttributeValue{
 		"pk": &types.AttributeValueMemberS{Value: pk}, "sk": &types.AttributeValueMemberS{Value: "POLICY#" + old.ID},
 	}})
 	if err != nil || len(out.Item) != 0 {

@@ -10,10 +10,10 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/policygen/policygen/pkg/account"
+	"github.com/policygen/policygen/pkg/ddb"
 	"github.com/policygen/policygen/pkg/errs"
 	"github.com/policygen/policygen/pkg/store"
 	"github.com/policygen/policygen/pkg/store/internal/content"
@@ -71,7 +71,7 @@ func (s *Store) BeginIdempotent(ctx context.Context, c store.IdempotencyClaim, f
 		CreatedAt:  now.UnixMilli(),
 		TTL:        now.Add(store.IdempotencyTTL).Unix(),
 	}.attrs()
-	_, err := s.db.PutItem(ctx, &dynamodb.PutItemInput{
+	_, err := s.db.PutItem(ctx, &ddb.PutItemInput{
 		TableName: &s.table,
 		Item:      item,
 		// Free, expired (DynamoDB's TTL sweep may lag), or an abandoned
@@ -119,7 +119,7 @@ func (s *Store) replayBody(ctx context.Context, accountID string, rec idemItem) 
 		}
 		return body, nil
 	}
-	out, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{
+	out, err := s.db.GetItem(ctx, &ddb.GetItemInput{
 		TableName:      &s.table,
 		Key:            itemKey(accountPK(accountID), contentSK(rec.Ref)),
 		ConsistentRead: aws.Bool(true),
@@ -213,7 +213,7 @@ func (s *Store) CompleteIdempotent(ctx context.Context, r store.IdempotentResult
 	if err != nil {
 		return s.internal("encode idempotency record", err)
 	}
-	_, err = s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+	_, err = s.db.UpdateItem(ctx, &ddb.UpdateItemInput{
 		TableName: u.TableName, Key: u.Key, UpdateExpression: u.UpdateExpression,
 		ConditionExpression: u.ConditionExpression, ExpressionAttributeNames: u.ExpressionAttributeNames,
 		ExpressionAttributeValues: u.ExpressionAttributeValues,
@@ -230,7 +230,7 @@ func (s *Store) CompleteIdempotent(ctx context.Context, r store.IdempotentResult
 
 // ReleaseIdempotent implements store.Store.
 func (s *Store) ReleaseIdempotent(ctx context.Context, c store.IdempotencyClaim) error {
-	_, err := s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{
+	_, err := s.db.DeleteItem(ctx, &ddb.DeleteItemInput{
 		TableName:                &s.table,
 		Key:                      itemKey(accountPK(c.AccountID), idemSK(c.Key)),
 		ConditionExpression:      aws.String("#owner = :owner AND #done = :false"),
@@ -250,7 +250,7 @@ func (s *Store) ReleaseIdempotent(ctx context.Context, c store.IdempotencyClaim)
 // CountRequest implements store.Store: one conditional atomic UpdateItem on
 // the key's counter for the window. A refused request writes nothing.
 func (s *Store) CountRequest(ctx context.Context, accountID, keyID string, window time.Time, limit int) (int, bool, error) {
-	out, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+	out, err := s.db.UpdateItem(ctx, &ddb.UpdateItemInput{
 		TableName:                &s.table,
 		Key:                      itemKey(accountPK(accountID), rateSK(keyID, window)),
 		UpdateExpression:         aws.String("ADD #n :one SET #ttl = if_not_exists(#ttl, :ttl)"),
@@ -329,7 +329,7 @@ func (s *Store) sortKeys(ctx context.Context, op, pk, prefix string) ([]string, 
 		start map[string]types.AttributeValue
 	)
 	for {
-		res, err := s.db.Query(ctx, &dynamodb.QueryInput{
+		res, err := s.db.Query(ctx, &ddb.QueryInput{
 			TableName:                 &s.table,
 			KeyConditionExpression:    aws.String("pk = :pk AND begins_with(sk, :prefix)"),
 			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &types.AttributeValueMemberS{Value: pk}, ":prefix": &types.AttributeValueMemberS{Value: prefix}},

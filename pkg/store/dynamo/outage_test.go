@@ -9,12 +9,13 @@ import (
 	"github.com/policygen/policygen/internal/testenv"
 	"github.com/policygen/policygen/pkg/account"
 	"github.com/policygen/policygen/pkg/backend"
+	"github.com/policygen/policygen/pkg/ddb"
 	"github.com/policygen/policygen/pkg/errs"
 	"github.com/policygen/policygen/pkg/store"
 	"github.com/policygen/policygen/pkg/store/dynamo"
 )
 
-// TestOutagesAreUnavailable points the real SDK client, tuned as in
+// TestOutagesAreUnavailable points the store's DynamoDB client (pkg/ddb), tuned as in
 // production, at endpoints that never answer, reset every connection, or
 // answer with DynamoDB's throttling errors, and demands that every Store
 // method returns errs.Unavailable (503 in the API) within its deadline.
@@ -88,10 +89,10 @@ func TestOutagesAreUnavailable(t *testing.T) {
 					t.Errorf("%s took %s, deadline %s", name, took, deadline)
 				}
 				if served != nil && name != "CreatePolicy" && name != "CreateAccount" && name != "DeletePolicy" {
-					// A throttled call is retried by the SDK (the deadline may
+					// A throttled call is retried by the client (the deadline may
 					// cut the last attempt), and never more than MaxAttempts.
-					if got := served() - before; got < 2 || got > dynamo.MaxAttempts {
-						t.Errorf("%s: %d attempts, want 2..%d", name, got, dynamo.MaxAttempts)
+					if got := served() - before; got < 2 || got > ddb.MaxAttempts {
+						t.Errorf("%s: %d attempts, want 2..%d", name, got, ddb.MaxAttempts)
 					}
 				}
 			}

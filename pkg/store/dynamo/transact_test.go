@@ -13,8 +13,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
+	"github.com/policygen/policygen/pkg/ddb"
 	"github.com/policygen/policygen/pkg/errs"
 	"github.com/policygen/policygen/pkg/ids"
 	"github.com/policygen/policygen/pkg/store"
@@ -132,15 +132,11 @@ func checkCreatePolicyRequest(t *testing.T, body []byte, p store.Policy, quota i
 	}
 }
 
-// fakeClient is a DynamoDB client of the real SDK talking to h.
-func fakeClient(t *testing.T, h http.Handler) *dynamodb.Client {
+// fakeClient is the store's DynamoDB client (pkg/ddb) talking to h.
+func fakeClient(t *testing.T, h http.Handler) *ddb.Client {
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
-	return dynamodb.New(dynamodb.Options{
-		Region:       "us-east-1",
-		Credentials:  credentials.NewStaticCredentialsProvider("test", "test", ""),
-		BaseEndpoint: aws.String(srv.URL),
-	})
+	return ddb.New(aws.Config{Region: "us-east-1", Credentials: credentials.NewStaticCredentialsProvider("test", "test", "")}, srv.URL)
 }
 
 func TestTransactRetriesConflicts(t *testing.T) {

@@ -11,11 +11,10 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/aws/smithy-go/middleware"
 
 	"github.com/policygen/policygen/pkg/account"
+	"github.com/policygen/policygen/pkg/ddb"
 	"github.com/policygen/policygen/pkg/ids"
 	"github.com/policygen/policygen/pkg/policy"
 	"github.com/policygen/policygen/pkg/store"
@@ -32,7 +31,7 @@ import (
 // Sizes are measured on the items themselves: each written item is read
 // (unmetered) before and after the write.
 type meter struct {
-	raw   *dynamodb.Client
+	raw   *ddb.Client
 	table string
 
 	mu    sync.Mutex
@@ -41,15 +40,12 @@ type meter struct {
 	lines []string
 }
 
-func newMeter(t *testing.T) (*meter, *dynamodb.Client, string) {
+// newMeter is a meter and a store on a new table whose every operation it
+// bills.
+func newMeter(t *testing.T) (*meter, *dynamo.Store) {
 	raw, table := dynamotest.Table(t)
 	m := &meter{raw: raw, table: table}
-	metered := dynamodb.New(raw.Options(), func(o *dynamodb.Options) {
-		o.APIOptions = append(o.APIOptions, func(stack *middleware.Stack) error {
-			return stack.Initialize.Add(middleware.InitializeMiddlewareFunc("units", m.handle), middleware.After)
-		})
-	})
-	return m, metered, table
+	return m, dynamo.NewWithHook(raw, table, m.handle)
 }
 
 type written struct {
@@ -57,13 +53,13 @@ type written struct {
 	key  map[string]types.AttributeValue
 }
 
-func (m *meter) handle(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+func (m *meter) handle(ctx context.Context, in any, next func() (any, error)) (any, error) {
 	var (
 		items []written
 		tx    bool
 	)
-	switch p := in.Parameters.(type) {
-	case *dynamodb.TransactWriteItemsInput:
+	switch p := in.(type) {
+	case *ddb.TransactWriteItemsInput:
 		tx = true
 		for _, it := range p.TransactItems {
 			switch {
@@ -77,22 +73,22 @@ func (m *meter) handle(ctx context.Context, in middleware.InitializeInput, next 
 				items = append(items, written{"check", it.ConditionCheck.Key})
 			}
 		}
-	case *dynamodb.PutItemInput:
+	case *ddb.PutItemInput:
 		items = append(items, written{"put", map[string]types.AttributeValue{"pk": p.Item["pk"], "sk": p.Item["sk"]}})
-	case *dynamodb.UpdateItemInput:
+	case *ddb.UpdateItemInput:
 		items = append(items, written{"update", p.Key})
-	case *dynamodb.DeleteItemInput:
+	case *ddb.DeleteItemInput:
 		items = append(items, written{"delete", p.Key})
 	}
 	before := make([]int, len(items))
 	for i, w := range items {
 		before[i] = m.size(ctx, w.key)
 	}
-	out, md, err := next.HandleInitialize(ctx, in)
+	out, err := next()
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if err != nil {
-		return out, md, err
+		return out, err
 	}
 	per := 1
 	if tx {
@@ -104,13 +100,13 @@ func (m *meter) handle(ctx context.Context, in middleware.InitializeInput, next 
 		m.wcu += units
 		m.lines = append(m.lines, fmt.Sprintf("%-6s %-40s %6d B  %2d WCU", w.what, sk(w.key), size, units))
 	}
-	switch r := out.Result.(type) {
-	case *dynamodb.GetItemOutput:
+	switch r := out.(type) {
+	case *ddb.GetItemOutput:
 		size := dynamo.ItemSize(r.Item)
 		units := max(1, (size+4095)/4096)
 		m.reads += units
-		m.lines = append(m.lines, fmt.Sprintf("get    %-40s %6d B  %2d RCU", sk(in.Parameters.(*dynamodb.GetItemInput).Key), size, units))
-	case *dynamodb.QueryOutput:
+		m.lines = append(m.lines, fmt.Sprintf("get    %-40s %6d B  %2d RCU", sk(in.(*ddb.GetItemInput).Key), size, units))
+	case *ddb.QueryOutput:
 		size := 0
 		for _, it := range r.Items {
 			size += dynamo.ItemSize(it)
@@ -119,7 +115,7 @@ func (m *meter) handle(ctx context.Context, in middleware.InitializeInput, next 
 		m.reads += units
 		m.lines = append(m.lines, fmt.Sprintf("query  %-40s %6d B  %2d RCU", fmt.Sprintf("%d items", len(r.Items)), size, units))
 	}
-	return out, md, err
+	return out, err
 }
 
 func sk(key map[string]types.AttributeValue) string {
@@ -132,7 +128,7 @@ func sk(key map[string]types.AttributeValue) string {
 
 // size reads an item without metering it: 0 when there is none.
 func (m *meter) size(ctx context.Context, key map[string]types.AttributeValue) int {
-	out, err := m.raw.GetItem(ctx, &dynamodb.GetItemInput{TableName: &m.table, Key: key, ConsistentRead: aws.Bool(true)})
+	out, err := m.raw.GetItem(ctx, &ddb.GetItemInput{TableName: &m.table, Key: key, ConsistentRead: aws.Bool(true)})
 	if err != nil {
 		panic(err)
 	}
@@ -177,8 +173,7 @@ func responseBody(t *testing.T, p store.Policy) []byte {
 func TestGenerateWriteUnits(t *testing.T) {
 	for name, body := range standardRequests {
 		t.Run(name, func(t *testing.T) {
-			m, client, table := newMeter(t)
-			st := dynamo.New(client, table)
+			m, st := newMeter(t)
 			ctx := t.Context()
 			now := time.Now().UTC()
 			acct := account.Account{ID: ids.New(ids.Account), Email: "u@example.com", Plan: account.Agency, CreatedAt: now}

@@ -6,10 +6,10 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/policygen/policygen/pkg/account"
+	"github.com/policygen/policygen/pkg/ddb"
 	"github.com/policygen/policygen/pkg/store"
 	"github.com/policygen/policygen/pkg/store/internal/normalize"
 )
@@ -41,7 +41,7 @@ type sessionItem struct {
 // TouchKey implements store.Store: one conditional UpdateItem, which does
 // nothing (and fails its condition, ignored) when a later use is recorded.
 func (s *Store) TouchKey(ctx context.Context, hash string, at time.Time) error {
-	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+	_, err := s.db.UpdateItem(ctx, &ddb.UpdateItemInput{
 		TableName:                &s.table,
 		Key:                      itemKey(keyPK(hash), skKey),
 		UpdateExpression:         aws.String("SET #used = :at"),
@@ -107,7 +107,7 @@ func (s *Store) User(ctx context.Context, email string) (account.User, error) {
 
 // SetPassword implements store.Store: one conditional UpdateItem.
 func (s *Store) SetPassword(ctx context.Context, email, passwordHash string) error {
-	_, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+	_, err := s.db.UpdateItem(ctx, &ddb.UpdateItemInput{
 		TableName:                 &s.table,
 		Key:                       itemKey(userPK(email), skUser),
 		UpdateExpression:          aws.String("SET #h = :h"),
@@ -130,7 +130,7 @@ func (s *Store) SetPassword(ctx context.Context, email, passwordHash string) err
 func (s *Store) CreateSession(ctx context.Context, sess account.Session) error {
 	sess = normalize.Session(sess)
 	item := sessionItem{PK: sessionPK(sess.Hash), SK: skSession, Session: sess, TTL: sess.ExpiresAt.Unix()}.attrs()
-	_, err := s.db.PutItem(ctx, &dynamodb.PutItemInput{
+	_, err := s.db.PutItem(ctx, &ddb.PutItemInput{
 		TableName: &s.table, Item: item, ConditionExpression: aws.String("attribute_not_exists(pk)"),
 	})
 	var ccf *types.ConditionalCheckFailedException
@@ -155,7 +155,7 @@ func (s *Store) Session(ctx context.Context, hash string) (account.Session, erro
 
 // DeleteSession implements store.Store: one DeleteItem.
 func (s *Store) DeleteSession(ctx context.Context, hash string) error {
-	_, err := s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: &s.table, Key: itemKey(sessionPK(hash), skSession)})
+	_, err := s.db.DeleteItem(ctx, &ddb.DeleteItemInput{TableName: &s.table, Key: itemKey(sessionPK(hash), skSession)})
 	if err != nil {
 		return s.internal("delete session", err)
 	}

@@ -38,6 +38,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
+	"github.com/policygen/policygen/pkg/ddb"
 	"github.com/policygen/policygen/pkg/store/dynamo"
 )
 
@@ -58,7 +59,7 @@ var local struct {
 // Client returns a client for DynamoDB Local (or the endpoint in
 // AWS_ENDPOINT_URL_DYNAMODB), starting it on first use. It skips the test
 // when DynamoDB Local cannot be run here, unless CI=true.
-func Client(t testing.TB) *dynamodb.Client {
+func Client(t testing.TB) *ddb.Client {
 	t.Helper()
 	endpoint := os.Getenv(dynamo.EndpointEnv)
 	if endpoint == "" {
@@ -81,12 +82,12 @@ func Client(t testing.TB) *dynamodb.Client {
 // process (AWS_ENDPOINT_URL_DYNAMODB). It skips or fails like Client.
 func Endpoint(t testing.TB) string {
 	t.Helper()
-	return aws.ToString(Client(t).Options().BaseEndpoint)
+	return Client(t).Endpoint()
 }
 
 // Table returns a client and the name of a new, empty table (created with
 // dynamo.CreateTable), deleted when the test ends.
-func Table(t testing.TB) (*dynamodb.Client, string) {
+func Table(t testing.TB) (*ddb.Client, string) {
 	t.Helper()
 	client := Client(t)
 	var b [6]byte
@@ -100,7 +101,7 @@ func Table(t testing.TB) (*dynamodb.Client, string) {
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		if _, err := client.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: &table}); err != nil {
+		if err := client.Do(ctx, "DeleteTable", struct{ TableName string }{table}, nil); err != nil {
 			t.Logf("delete test table %s: %v", table, err)
 		}
 	})
@@ -124,12 +125,19 @@ func Stop() {
 	<-local.exited
 }
 
-func newClient(endpoint string) *dynamodb.Client {
+// SDKClient is the SDK's own DynamoDB client for the endpoint Client uses,
+// for tests that check from outside what pkg/ddb wrote or created.
+func SDKClient(t testing.TB) *dynamodb.Client {
+	t.Helper()
 	return dynamodb.New(dynamodb.Options{
 		Region:       "us-east-1",
 		Credentials:  credentials.NewStaticCredentialsProvider("test", "test", ""),
-		BaseEndpoint: aws.String(endpoint),
+		BaseEndpoint: aws.String(Endpoint(t)),
 	})
+}
+
+func newClient(endpoint string) *ddb.Client {
+	return ddb.New(aws.Config{Region: "us-east-1", Credentials: credentials.NewStaticCredentialsProvider("test", "test", "")}, endpoint)
 }
 
 // start runs DynamoDB Local in memory on a free loopback port and waits
@@ -196,7 +204,7 @@ func launch(java, dir string) error {
 	deadline := time.Now().Add(90 * time.Second)
 	for {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		_, err := client.ListTables(ctx, &dynamodb.ListTablesInput{})
+		err := client.Do(ctx, "ListTables", struct{}{}, nil)
 		cancel()
 		if err == nil {
 			local.endpoint, local.cmd, local.exited = endpoint, cmd, exited

@@ -1,0 +1,199 @@
+package ddb
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (m *Item) UnmarshalJSON(b []byte) error {
+	var w map[string]AV
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*m = fromWireMap(w)
+	return nil
+}
+
+// The operations' inputs and outputs carry the members of the SDK's that
+// Policygen uses, under the same names and types; DynamoDB's API
+// reference defines each.
+
+// GetItemInput is GetItem's request.
+type GetItemInput struct {
+	TableName                *string
+	Key                      Item
+	ConsistentRead           *bool             `json:",omitempty"`
+	ProjectionExpression     *string           `json:",omitempty"`
+	ExpressionAttributeNames map[string]string `json:",omitempty"`
+}
+
+// GetItemOutput is GetItem's answer: Item is empty when there is none.
+type GetItemOutput struct{ Item Item }
+
+// PutItemInput is PutItem's request.
+type PutItemInput struct {
+	TableName                           *string
+	Item                                Item
+	ConditionExpression                 *string                                   `json:",omitempty"`
+	ExpressionAttributeNames            map[string]string                         `json:",omitempty"`
+	ExpressionAttributeValues           Item                                      `json:",omitempty"`
+	ReturnValues                        types.ReturnValue                         `json:",omitempty"`
+	ReturnValuesOnConditionCheckFailure types.ReturnValuesOnConditionCheckFailure `json:",omitempty"`
+}
+
+// PutItemOutput is PutItem's answer.
+type PutItemOutput struct{ Attributes Item }
+
+// UpdateItemInput is UpdateItem's request.
+type UpdateItemInput struct {
+	TableName                           *string
+	Key                                 Item
+	UpdateExpression                    *string                                   `json:",omitempty"`
+	ConditionExpression                 *string                                   `json:",omitempty"`
+	ExpressionAttributeNames            map[string]string                         `json:",omitempty"`
+	ExpressionAttributeValues           Item                                      `json:",omitempty"`
+	ReturnValues                        types.ReturnValue                         `json:",omitempty"`
+	ReturnValuesOnConditionCheckFailure types.ReturnValuesOnConditionCheckFailure `json:",omitempty"`
+}
+
+// UpdateItemOutput is UpdateItem's answer.
+type UpdateItemOutput struct{ Attributes Item }
+
+// DeleteItemInput is DeleteItem's request.
+type DeleteItemInput struct {
+	TableName                           *string
+	Key                                 Item
+	ConditionExpression                 *string                                   `json:",omitempty"`
+	ExpressionAttributeNames            map[string]string                         `json:",omitempty"`
+	ExpressionAttributeValues           Item                                      `json:",omitempty"`
+	ReturnValues                        types.ReturnValue                         `json:",omitempty"`
+	ReturnValuesOnConditionCheckFailure types.ReturnValuesOnConditionCheckFailure `json:",omitempty"`
+}
+
+// DeleteItemOutput is DeleteItem's answer.
+type DeleteItemOutput struct{ Attributes Item }
+
+// QueryInput is Query's request.
+type QueryInput struct {
+	TableName                 *string
+	IndexName                 *string           `json:",omitempty"`
+	KeyConditionExpression    *string           `json:",omitempty"`
+	FilterExpression          *string           `json:",omitempty"`
+	ProjectionExpression      *string           `json:",omitempty"`
+	ExpressionAttributeNames  map[string]string `json:",omitempty"`
+	ExpressionAttributeValues Item              `json:",omitempty"`
+	ExclusiveStartKey         Item              `json:",omitempty"`
+	Limit                     *int32            `json:",omitempty"`
+	ScanIndexForward          *bool             `json:",omitempty"`
+	ConsistentRead            *bool             `json:",omitempty"`
+}
+
+// QueryOutput is Query's answer.
+type QueryOutput struct {
+	Items            []Item
+	LastEvaluatedKey Item
+	Count            int32
+}
+
+// TransactWriteItemsInput is TransactWriteItems' request.
+type TransactWriteItemsInput struct {
+	TransactItems      []types.TransactWriteItem
+	ClientRequestToken *string
+}
+
+// TransactWriteItemsOutput is TransactWriteItems' answer.
+type TransactWriteItemsOutput struct{}
+
+// MarshalJSON implements json.Marshaler: the SDK's transaction items in
+// the protocol's form.
+func (in TransactWriteItemsInput) MarshalJSON() ([]byte, error) {
+	type check struct {
+		TableName                           *string
+		Key                                 Item
+		ConditionExpression                 *string                                   `json:",omitempty"`
+		ExpressionAttributeNames            map[string]string                         `json:",omitempty"`
+		ExpressionAttributeValues           Item                                      `json:",omitempty"`
+		ReturnValuesOnConditionCheckFailure types.ReturnValuesOnConditionCheckFailure `json:",omitempty"`
+	}
+	type put struct {
+		TableName                           *string
+		Item                                Item
+		ConditionExpression                 *string                                   `json:",omitempty"`
+		ExpressionAttributeNames            map[string]string                         `json:",omitempty"`
+		ExpressionAttributeValues           Item                                      `json:",omitempty"`
+		ReturnValuesOnConditionCheckFailure types.ReturnValuesOnConditionCheckFailure `json:",omitempty"`
+	}
+	type update struct {
+		TableName                           *string
+		Key                                 Item
+		UpdateExpression                    *string
+		ConditionExpression                 *string                                   `json:",omitempty"`
+		ExpressionAttributeNames            map[string]string                         `json:",omitempty"`
+		ExpressionAttributeValues           Item                                      `json:",omitempty"`
+		ReturnValuesOnConditionCheckFailure types.ReturnValuesOnConditionCheckFailure `json:",omitempty"`
+	}
+	type item struct {
+		ConditionCheck *check  `json:",omitempty"`
+		Put            *put    `json:",omitempty"`
+		Delete         *check  `json:",omitempty"`
+		Update         *update `json:",omitempty"`
+	}
+	items := make([]item, len(in.TransactItems))
+	for i, t := range in.TransactItems {
+		if c := t.ConditionCheck; c != nil {
+			items[i].ConditionCheck = &check{c.TableName, c.Key, c.ConditionExpression, c.ExpressionAttributeNames, c.ExpressionAttributeValues, c.ReturnValuesOnConditionCheckFailure}
+		}
+		if p := t.Put; p != nil {
+			items[i].Put = &put{p.TableName, p.Item, p.ConditionExpression, p.ExpressionAttributeNames, p.ExpressionAttributeValues, p.ReturnValuesOnConditionCheckFailure}
+		}
+		if d := t.Delete; d != nil {
+			items[i].Delete = &check{d.TableName, d.Key, d.ConditionExpression, d.ExpressionAttributeNames, d.ExpressionAttributeValues, d.ReturnValuesOnConditionCheckFailure}
+		}
+		if u := t.Update; u != nil {
+			items[i].Update = &update{u.TableName, u.Key, u.UpdateExpression, u.ConditionExpression, u.ExpressionAttributeNames, u.ExpressionAttributeValues, u.ReturnValuesOnConditionCheckFailure}
+		}
+	}
+	return json.Marshal(struct {
+		TransactItems      []item
+		ClientRequestToken *string `json:",omitempty"`
+	}{items, in.ClientRequestToken})
+}
+
+// GetItem reads one item.
+func (c *Client) GetItem(ctx context.Context, in *GetItemInput) (*GetItemOutput, error) {
+	out := new(GetItemOutput)
+	return out, c.call(ctx, "GetItem", in, out)
+}
+
+// PutItem writes one item.
+func (c *Client) PutItem(ctx context.Context, in *PutItemInput) (*PutItemOutput, error) {
+	out := new(PutItemOutput)
+	return out, c.call(ctx, "PutItem", in, out)
+}
+
+// UpdateItem changes one item.
+func (c *Client) UpdateItem(ctx context.Context, in *UpdateItemInput) (*UpdateItemOutput, error) {
+	out := new(UpdateItemOutput)
+	return out, c.call(ctx, "UpdateItem", in, out)
+}
+
+// DeleteItem deletes one item.
+func (c *Client) DeleteItem(ctx context.Context, in *DeleteItemInput) (*DeleteItemOutput, error) {
+	out := new(DeleteItemOutput)
+	return out, c.call(ctx, "DeleteItem", in, out)
+}
+
+// Query reads one page of a partition's items.
+func (c *Client) Query(ctx context.Context, in *QueryInput) (*QueryOutput, error) {
+	out := new(QueryOutput)
+	return out, c.call(ctx, "Query", in, out)
+}
+
+// TransactWriteItems writes up to 100 items all or none.
+func (c *Client) TransactWriteItems(ctx context.Context, in *TransactWriteItemsInput) (*TransactWriteItemsOutput, error) {
+	out := new(TransactWriteItemsOutput)
+	return out, c.call(ctx, "TransactWriteItems", in, nil)
+}
