@@ -43,6 +43,9 @@ const (
 	DefaultMaxResponse = 16 << 20
 )
 
+// UserAgent names the caller in AWS's logs (and to AWS support).
+const UserAgent = "policygen (pkg/awsjson)"
+
 // Client calls one AWS service.
 type Client struct {
 	// Service is the endpoint prefix and the SigV4 signing name, such as
@@ -187,6 +190,7 @@ func (c *Client) attempt(ctx context.Context, op string, body []byte) ([]byte, e
 	}
 	req.Header.Set("Content-Type", "application/x-amz-json-"+c.Version)
 	req.Header.Set("X-Amz-Target", c.TargetPrefix+"."+op)
+	req.Header.Set("User-Agent", UserAgent)
 	// The checksum is of the bytes as sent; asking for them unencoded
 	// keeps the transport from decompressing them out of its reach.
 	req.Header.Set("Accept-Encoding", "identity")

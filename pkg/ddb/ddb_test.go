@@ -199,6 +199,9 @@ func TestRequestsAreTheSDKs(t *testing.T) {
 			if g, w := ours.headers[0].Get("Content-Type"), sdks.headers[0].Get("Content-Type"); g != w {
 				t.Errorf("Content-Type %q, SDK %q", g, w)
 			}
+			if ua := ours.headers[0].Get("User-Agent"); ua != awsjson.UserAgent {
+				t.Errorf("User-Agent %q", ua)
+			}
 			if a := ours.headers[0].Get("Authorization"); !strings.Contains(a, "/eu-west-1/dynamodb/aws4_request") {
 				t.Errorf("Authorization %q is not a SigV4 signature for dynamodb in eu-west-1", a)
 			}
