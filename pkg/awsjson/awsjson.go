@@ -23,6 +23,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -42,6 +43,10 @@ const (
 	// DefaultMaxResponse bounds the answer read into memory.
 	DefaultMaxResponse = 16 << 20
 )
+
+// signer is shared by every call: it keeps the signing keys it derives
+// (one a day per region and service) rather than deriving them per call.
+var signer = sync.OnceValue(func() *v4.Signer { return v4.NewSigner() })
 
 // UserAgent names the caller in AWS's logs (and to AWS support).
 const UserAgent = "policygen (pkg/awsjson)"
@@ -202,7 +207,7 @@ func (c *Client) attempt(ctx context.Context, op string, body []byte) ([]byte, e
 		return nil, fmt.Errorf("credentials: %w", err)
 	}
 	sum := sha256.Sum256(body)
-	if err := v4.NewSigner().SignHTTP(ctx, creds, req, hex.EncodeToString(sum[:]), c.Service, c.Region, time.Now()); err != nil {
+	if err := signer().SignHTTP(ctx, creds, req, hex.EncodeToString(sum[:]), c.Service, c.Region, time.Now()); err != nil {
 		return nil, fmt.Errorf("sign: %w", err)
 	}
 	hc := c.HTTPClient
