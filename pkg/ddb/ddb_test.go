@@ -394,3 +394,40 @@ func TestUnknownValueTypeIsAnError(t *testing.T) {
 		t.Errorf("%d requests sent", len(r.bodies))
 	}
 }
+
+// TestTransactionsCarryOneTokenAcrossRetries: a transaction without a
+// ClientRequestToken gets one, the same on every attempt of the call (so
+// DynamoDB applies it once even when an attempt's answer is lost), a new
+// one on the next call, and a caller's own token is sent as given.
+func TestTransactionsCarryOneTokenAcrossRetries(t *testing.T) {
+	ctx := t.Context()
+	r := &recorder{answer: func(n int) (int, string) {
+		if n == 1 {
+			return http.StatusInternalServerError, `{"__type":"com.amazonaws.dynamodb.v20120810#InternalServerError","message":"lost"}`
+		}
+		return http.StatusOK, `{}`
+	}}
+	c := newClient(t, r)
+	in := &ddb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{{Delete: &types.Delete{TableName: aws.String("t"),
+		Key: map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "p"}}}}}}
+	if _, err := c.TransactWriteItems(ctx, in); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.TransactWriteItems(ctx, in); err != nil {
+		t.Fatal(err)
+	}
+	if in.ClientRequestToken != nil {
+		t.Error("the caller's input was changed")
+	}
+	if _, err := c.TransactWriteItems(ctx, &ddb.TransactWriteItemsInput{TransactItems: in.TransactItems, ClientRequestToken: aws.String("mine")}); err != nil {
+		t.Fatal(err)
+	}
+	var tokens []string
+	for _, b := range r.bodies {
+		tok, _ := b["ClientRequestToken"].(string)
+		tokens = append(tokens, tok)
+	}
+	if len(tokens) != 4 || tokens[0] == "" || len(tokens[0]) > 36 || tokens[1] != tokens[0] || tokens[2] == tokens[0] || tokens[2] == "" || tokens[3] != "mine" {
+		t.Errorf("tokens %q: want one token for both attempts of the first call, another for the second, then the caller's", tokens)
+	}
+}

@@ -2,9 +2,12 @@ package ddb
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
+	"fmt"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	smithyrand "github.com/aws/smithy-go/rand"
 )
 
 // UnmarshalJSON implements json.Unmarshaler.
@@ -192,8 +195,22 @@ func (c *Client) Query(ctx context.Context, in *QueryInput) (*QueryOutput, error
 	return out, c.call(ctx, "Query", in, out)
 }
 
-// TransactWriteItems writes up to 100 items all or none.
+// TransactWriteItems writes up to 100 items all or none. Without a
+// ClientRequestToken it gets a random one, as the SDK's client fills it in:
+// the retries of one call send the same token, so a transaction that was
+// applied but whose answer was lost (an attempt timed out) is not applied
+// again, where a second try would fail its own conditions
+// (attribute_not_exists) and report as existing what it has just written.
 func (c *Client) TransactWriteItems(ctx context.Context, in *TransactWriteItemsInput) (*TransactWriteItemsOutput, error) {
+	if in.ClientRequestToken == nil {
+		token, err := smithyrand.NewUUID(rand.Reader).GetUUID()
+		if err != nil {
+			return nil, fmt.Errorf("dynamodb TransactWriteItems: client request token: %w", err)
+		}
+		withToken := *in
+		withToken.ClientRequestToken = &token
+		in = &withToken
+	}
 	out := new(TransactWriteItemsOutput)
 	return out, c.call(ctx, "TransactWriteItems", in, nil)
 }

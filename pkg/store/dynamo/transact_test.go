@@ -6,6 +6,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -19,6 +21,7 @@ import (
 	"github.com/policygen/policygen/pkg/ids"
 	"github.com/policygen/policygen/pkg/store"
 	"github.com/policygen/policygen/pkg/store/dynamo"
+	"github.com/policygen/policygen/pkg/store/dynamo/dynamotest"
 )
 
 // cancellingDynamo answers TransactWriteItems with a
@@ -223,5 +226,63 @@ func TestTransactRetriesConflicts(t *testing.T) {
 				checkCreatePolicyRequest(t, b, p, 0, nil)
 			}
 		})
+	}
+}
+
+// TestLostAnswerIsNotAConflict: DynamoDB Local applies a generate's
+// transaction but its answer never reaches the store (the first attempt
+// gets a 500 in its place, as when an attempt times out after DynamoDB has
+// written), and the client's retry, with the same ClientRequestToken, is
+// answered as the same transaction: CreatePolicy succeeds, once, rather
+// than failing its own attribute_not_exists conditions as "already
+// exists".
+func TestLostAnswerIsNotAConflict(t *testing.T) {
+	client, table := dynamotest.Table(t)
+	target, err := url.Parse(client.Endpoint())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var transactions int
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	proxy.ModifyResponse = func(resp *http.Response) error {
+		if !strings.HasSuffix(resp.Request.Header.Get("X-Amz-Target"), ".TransactWriteItems") {
+			return nil
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		transactions++
+		if transactions == 1 {
+			resp.Body.Close()
+			resp.StatusCode = http.StatusInternalServerError
+			resp.Header = http.Header{"Content-Type": {"application/x-amz-json-1.0"}}
+			body := `{"__type":"com.amazonaws.dynamodb.v20120810#InternalServerError","message":"answer lost"}`
+			resp.Body = io.NopCloser(strings.NewReader(body))
+			resp.ContentLength = int64(len(body))
+		}
+		return nil
+	}
+	srv := httptest.NewServer(proxy)
+	t.Cleanup(srv.Close)
+	st := dynamo.New(ddb.New(aws.Config{Region: "us-east-1", Credentials: credentials.NewStaticCredentialsProvider("test", "test", "")}, srv.URL), table)
+
+	now := time.Now().UTC()
+	p := store.Policy{Summary: store.Summary{ID: ids.NewAt(ids.Policy, now), AccountID: ids.New(ids.Account), CreatedAt: now}, Content: "# P\n"}
+	if err := st.CreatePolicy(t.Context(), p, store.CreateOptions{}); err != nil {
+		t.Fatalf("CreatePolicy after a lost answer: %v", err)
+	}
+	mu.Lock()
+	n := transactions
+	mu.Unlock()
+	if n != 2 {
+		t.Errorf("%d TransactWriteItems calls, want 2 (the lost one and its retry)", n)
+	}
+	got, err := st.Policy(t.Context(), p.AccountID, p.ID)
+	if err != nil || got.Content != p.Content {
+		t.Fatalf("Policy: %+v, %v", got, err)
+	}
+	page, err := st.ListPolicies(t.Context(), p.AccountID, store.ListOptions{Limit: 10})
+	if err != nil || len(page.Items) != 1 {
+		t.Errorf("list: %d policies, %v; want the one", len(page.Items), err)
 	}
 }
