@@ -8,7 +8,9 @@ package awsfault
 import (
 	"context"
 	"errors"
+	"io"
 	"net"
+	"net/http"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
@@ -23,13 +25,19 @@ var (
 // deadline ran out, the network failed (reset, refused, timeout), the
 // service answered a 5xx, or it throttled (ThrottlingException,
 // ProvisionedThroughputExceededException, RequestLimitExceeded and the
-// other codes of the SDK's retry.DefaultThrottleErrorCodes). It is called
-// after the SDK's own retries are spent.
+// other codes of the SDK's retry.DefaultThrottleErrorCodes, or a bare 429),
+// or its answer was cut short (io.ErrUnexpectedEOF). pkg/awsjson asks it
+// whether an attempt is worth another; the stores and the secrets client,
+// once the retries are spent, whether to answer 503.
 func Transient(err error) bool {
 	if err == nil {
 		return false
 	}
-	if errors.Is(err, context.DeadlineExceeded) {
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return true
+	}
+	var status interface{ HTTPStatusCode() int }
+	if errors.As(err, &status) && status.HTTPStatusCode() == http.StatusTooManyRequests {
 		return true
 	}
 	if retryables.IsErrorRetryable(err) == aws.TrueTernary || throttles.IsErrorThrottle(err) == aws.TrueTernary {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"testing"
 
@@ -29,9 +30,17 @@ func TestTransient(t *testing.T) {
 		"resource not found": {api("ResourceNotFoundException"), false},
 		"access denied":      {api("AccessDeniedException"), false},
 		"plain error":        {errors.New("boom"), false},
+		"cut short":          {fmt.Errorf("read: %w", io.ErrUnexpectedEOF), true},
+		"429":                {status429{}, true},
 	} {
 		if got := Transient(c.err); got != c.want {
 			t.Errorf("%s: Transient(%v) = %v, want %v", name, c.err, got, c.want)
 		}
 	}
 }
+
+// status429 is an answer of 429 with no error code (a proxy's, say).
+type status429 struct{}
+
+func (status429) Error() string       { return "429 Too Many Requests" }
+func (status429) HTTPStatusCode() int { return 429 }

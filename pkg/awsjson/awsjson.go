@@ -122,20 +122,10 @@ func (e *ChecksumError) Error() string {
 // RetryableError tells the SDK's retry classifiers to try again.
 func (e *ChecksumError) RetryableError() bool { return true }
 
-// Retryable reports whether a failed attempt is worth another: what
-// awsfault.Transient calls transient (network errors, 5xx, throttling,
-// a damaged answer), and 429.
-func Retryable(err error) bool {
-	var ae *APIError
-	if errors.As(err, &ae) && ae.Status == http.StatusTooManyRequests {
-		return true
-	}
-	return awsfault.Transient(err) || errors.Is(err, io.ErrUnexpectedEOF)
-}
-
 // Call makes operation op with the JSON request body and returns the
 // answer's body. A non-2xx answer is an *APIError; an attempt that fails in
-// a way that may pass (Retryable) is tried again, up to MaxAttempts in all,
+// a way that may pass (awsfault.Transient: the network, a 5xx or 429, a
+// throttle, a damaged or cut-short answer) is tried again, up to MaxAttempts in all,
 // while ctx allows.
 func (c *Client) Call(ctx context.Context, op string, body []byte) ([]byte, error) {
 	attempts := c.MaxAttempts
@@ -156,7 +146,7 @@ func (c *Client) Call(ctx context.Context, op string, body []byte) ([]byte, erro
 			return out, nil
 		}
 		lastErr = err
-		if ctx.Err() != nil || !Retryable(err) {
+		if ctx.Err() != nil || !awsfault.Transient(err) {
 			break
 		}
 	}

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/credentials"
+
+	"github.com/policygen/policygen/pkg/awsfault"
 )
 
 func TestEndpointFromEnv(t *testing.T) {
@@ -45,7 +47,8 @@ func TestBackoffIsBounded(t *testing.T) {
 	}
 }
 
-func TestRetryable(t *testing.T) {
+// TestTransientAttempts: which failed attempts Call tries again.
+func TestTransientAttempts(t *testing.T) {
 	for err, want := range map[error]bool{
 		&APIError{Status: 500, Code: "InternalServerError"}:                    true,
 		&APIError{Status: 503, Code: "ServiceUnavailable"}:                     true,
@@ -60,8 +63,8 @@ func TestRetryable(t *testing.T) {
 		errors.New("encode request"):                                           false,
 		context.Canceled:                                                       false,
 	} {
-		if got := Retryable(err); got != want {
-			t.Errorf("Retryable(%v) = %v, want %v", err, got, want)
+		if got := awsfault.Transient(err); got != want {
+			t.Errorf("Transient(%v) = %v, want %v", err, got, want)
 		}
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/policygen/policygen/pkg/awsfault"
 	"github.com/policygen/policygen/pkg/awsjson"
 	"github.com/policygen/policygen/pkg/ddb"
 )
@@ -344,7 +345,7 @@ func TestRetries(t *testing.T) {
 			if c.ok && (err != nil || out.Item["pk"] == nil) {
 				t.Errorf("GetItem: %v, %v", out, err)
 			}
-			if !c.ok && (err == nil || !awsjson.Retryable(err)) {
+			if !c.ok && (err == nil || !awsfault.Transient(err)) {
 				t.Errorf("err = %v, want a transient failure", err)
 			}
 		})

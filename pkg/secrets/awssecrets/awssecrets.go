@@ -14,13 +14,13 @@ package awssecrets
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 
+	"github.com/policygen/policygen/pkg/awsfault"
 	"github.com/policygen/policygen/pkg/awsjson"
 	"github.com/policygen/policygen/pkg/errs"
 	"github.com/policygen/policygen/pkg/secrets"
@@ -84,7 +84,7 @@ func newSource(c Client, secretID string, ttl time.Duration, now func() time.Tim
 		v, err := c.getSecretValue(ctx, secretID)
 		if err != nil {
 			err = fmt.Errorf("secrets: get secret value %q: %w", secretID, err)
-			if transient(err) {
+			if awsfault.Transient(err) {
 				// Secrets Manager down or slow: the key may be fine,
 				// and the client may retry.
 				return nil, errs.Wrap(err, errs.Unavailable, "service_unavailable",
@@ -102,13 +102,6 @@ func newSource(c Client, secretID string, ttl time.Duration, now func() time.Tim
 // APIError is an error answer from Secrets Manager, such as
 // ResourceNotFoundException or AccessDeniedException.
 type APIError = awsjson.APIError
-
-// transient reports whether err may pass if tried again later: a deadline
-// ran out, the network failed, or Secrets Manager answered 5xx or
-// throttled.
-func transient(err error) bool {
-	return errors.Is(err, context.DeadlineExceeded) || awsjson.Retryable(err)
-}
 
 func (c Client) getSecretValue(ctx context.Context, secretID string) ([]byte, error) {
 	body, err := json.Marshal(struct{ SecretId string }{secretID})
