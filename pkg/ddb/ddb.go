@@ -93,12 +93,15 @@ func (c *Client) Endpoint() string { return strings.TrimSuffix(c.c.URL(), "/") }
 // above).
 func (c *Client) HTTPClient() *http.Client { return c.c.HTTPClient }
 
-// call sends op with in (marshalled to JSON) and decodes the answer into
-// out (nil to discard it). DynamoDB's errors that callers tell apart come
-// back as the SDK's types (ConditionalCheckFailedException,
+// Do makes operation op: in is marshalled to JSON as the request
+// (attribute values as Item), and the answer decoded into out (nil to
+// discard it). DynamoDB's errors that callers tell apart come back as the
+// SDK's types (ConditionalCheckFailedException,
 // TransactionCanceledException, ResourceInUseException,
-// ResourceNotFoundException); the rest as *awsjson.APIError.
-func (c *Client) call(ctx context.Context, op string, in, out any) error {
+// ResourceNotFoundException); the rest as *awsjson.APIError. The item
+// operations below and the table set-up (pkg/store/dynamo.CreateTable)
+// use it.
+func (c *Client) Do(ctx context.Context, op string, in, out any) error {
 	body, err := json.Marshal(in)
 	if err != nil {
 		return fmt.Errorf("dynamodb %s: encode request: %w", op, err)
@@ -164,10 +167,3 @@ type withStatus struct {
 
 func (e *withStatus) Error() string   { return e.typed.Error() }
 func (e *withStatus) Unwrap() []error { return []error{e.typed, e.api} }
-
-// Do makes any other operation: in is marshalled to JSON as the request
-// (attribute values as Item), and the answer decoded into out (nil to
-// discard it). The table set-up (pkg/store/dynamo.CreateTable) uses it.
-func (c *Client) Do(ctx context.Context, op string, in, out any) error {
-	return c.call(ctx, op, in, out)
-}

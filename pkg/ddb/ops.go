@@ -111,52 +111,37 @@ type TransactWriteItemsInput struct {
 type TransactWriteItemsOutput struct{}
 
 // MarshalJSON implements json.Marshaler: the SDK's transaction items in
-// the protocol's form.
+// the protocol's form. A Put, Update, Delete or ConditionCheck has the
+// members of the operation of its name (less ReturnValues, left empty and
+// so not sent), so each is written as that operation's input.
 func (in TransactWriteItemsInput) MarshalJSON() ([]byte, error) {
-	type check struct {
-		TableName                           *string
-		Key                                 Item
-		ConditionExpression                 *string                                   `json:",omitempty"`
-		ExpressionAttributeNames            map[string]string                         `json:",omitempty"`
-		ExpressionAttributeValues           Item                                      `json:",omitempty"`
-		ReturnValuesOnConditionCheckFailure types.ReturnValuesOnConditionCheckFailure `json:",omitempty"`
-	}
-	type put struct {
-		TableName                           *string
-		Item                                Item
-		ConditionExpression                 *string                                   `json:",omitempty"`
-		ExpressionAttributeNames            map[string]string                         `json:",omitempty"`
-		ExpressionAttributeValues           Item                                      `json:",omitempty"`
-		ReturnValuesOnConditionCheckFailure types.ReturnValuesOnConditionCheckFailure `json:",omitempty"`
-	}
-	type update struct {
-		TableName                           *string
-		Key                                 Item
-		UpdateExpression                    *string
-		ConditionExpression                 *string                                   `json:",omitempty"`
-		ExpressionAttributeNames            map[string]string                         `json:",omitempty"`
-		ExpressionAttributeValues           Item                                      `json:",omitempty"`
-		ReturnValuesOnConditionCheckFailure types.ReturnValuesOnConditionCheckFailure `json:",omitempty"`
-	}
 	type item struct {
-		ConditionCheck *check  `json:",omitempty"`
-		Put            *put    `json:",omitempty"`
-		Delete         *check  `json:",omitempty"`
-		Update         *update `json:",omitempty"`
+		ConditionCheck *DeleteItemInput `json:",omitempty"`
+		Put            *PutItemInput    `json:",omitempty"`
+		Delete         *DeleteItemInput `json:",omitempty"`
+		Update         *UpdateItemInput `json:",omitempty"`
 	}
 	items := make([]item, len(in.TransactItems))
 	for i, t := range in.TransactItems {
 		if c := t.ConditionCheck; c != nil {
-			items[i].ConditionCheck = &check{c.TableName, c.Key, c.ConditionExpression, c.ExpressionAttributeNames, c.ExpressionAttributeValues, c.ReturnValuesOnConditionCheckFailure}
+			items[i].ConditionCheck = &DeleteItemInput{TableName: c.TableName, Key: c.Key, ConditionExpression: c.ConditionExpression,
+				ExpressionAttributeNames: c.ExpressionAttributeNames, ExpressionAttributeValues: c.ExpressionAttributeValues,
+				ReturnValuesOnConditionCheckFailure: c.ReturnValuesOnConditionCheckFailure}
 		}
 		if p := t.Put; p != nil {
-			items[i].Put = &put{p.TableName, p.Item, p.ConditionExpression, p.ExpressionAttributeNames, p.ExpressionAttributeValues, p.ReturnValuesOnConditionCheckFailure}
+			items[i].Put = &PutItemInput{TableName: p.TableName, Item: p.Item, ConditionExpression: p.ConditionExpression,
+				ExpressionAttributeNames: p.ExpressionAttributeNames, ExpressionAttributeValues: p.ExpressionAttributeValues,
+				ReturnValuesOnConditionCheckFailure: p.ReturnValuesOnConditionCheckFailure}
 		}
 		if d := t.Delete; d != nil {
-			items[i].Delete = &check{d.TableName, d.Key, d.ConditionExpression, d.ExpressionAttributeNames, d.ExpressionAttributeValues, d.ReturnValuesOnConditionCheckFailure}
+			items[i].Delete = &DeleteItemInput{TableName: d.TableName, Key: d.Key, ConditionExpression: d.ConditionExpression,
+				ExpressionAttributeNames: d.ExpressionAttributeNames, ExpressionAttributeValues: d.ExpressionAttributeValues,
+				ReturnValuesOnConditionCheckFailure: d.ReturnValuesOnConditionCheckFailure}
 		}
 		if u := t.Update; u != nil {
-			items[i].Update = &update{u.TableName, u.Key, u.UpdateExpression, u.ConditionExpression, u.ExpressionAttributeNames, u.ExpressionAttributeValues, u.ReturnValuesOnConditionCheckFailure}
+			items[i].Update = &UpdateItemInput{TableName: u.TableName, Key: u.Key, UpdateExpression: u.UpdateExpression,
+				ConditionExpression: u.ConditionExpression, ExpressionAttributeNames: u.ExpressionAttributeNames,
+				ExpressionAttributeValues: u.ExpressionAttributeValues, ReturnValuesOnConditionCheckFailure: u.ReturnValuesOnConditionCheckFailure}
 		}
 	}
 	return json.Marshal(struct {
@@ -165,34 +150,39 @@ func (in TransactWriteItemsInput) MarshalJSON() ([]byte, error) {
 	}{items, in.ClientRequestToken})
 }
 
+// operation makes op with in and decodes its answer as an O: nil and the
+// error when it fails, as the SDK's operations return.
+func operation[O any](ctx context.Context, c *Client, op string, in any) (*O, error) {
+	out := new(O)
+	if err := c.Do(ctx, op, in, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // GetItem reads one item.
 func (c *Client) GetItem(ctx context.Context, in *GetItemInput) (*GetItemOutput, error) {
-	out := new(GetItemOutput)
-	return out, c.call(ctx, "GetItem", in, out)
+	return operation[GetItemOutput](ctx, c, "GetItem", in)
 }
 
 // PutItem writes one item.
 func (c *Client) PutItem(ctx context.Context, in *PutItemInput) (*PutItemOutput, error) {
-	out := new(PutItemOutput)
-	return out, c.call(ctx, "PutItem", in, out)
+	return operation[PutItemOutput](ctx, c, "PutItem", in)
 }
 
 // UpdateItem changes one item.
 func (c *Client) UpdateItem(ctx context.Context, in *UpdateItemInput) (*UpdateItemOutput, error) {
-	out := new(UpdateItemOutput)
-	return out, c.call(ctx, "UpdateItem", in, out)
+	return operation[UpdateItemOutput](ctx, c, "UpdateItem", in)
 }
 
 // DeleteItem deletes one item.
 func (c *Client) DeleteItem(ctx context.Context, in *DeleteItemInput) (*DeleteItemOutput, error) {
-	out := new(DeleteItemOutput)
-	return out, c.call(ctx, "DeleteItem", in, out)
+	return operation[DeleteItemOutput](ctx, c, "DeleteItem", in)
 }
 
 // Query reads one page of a partition's items.
 func (c *Client) Query(ctx context.Context, in *QueryInput) (*QueryOutput, error) {
-	out := new(QueryOutput)
-	return out, c.call(ctx, "Query", in, out)
+	return operation[QueryOutput](ctx, c, "Query", in)
 }
 
 // TransactWriteItems writes up to 100 items all or none. Without a
@@ -211,6 +201,5 @@ func (c *Client) TransactWriteItems(ctx context.Context, in *TransactWriteItemsI
 		withToken.ClientRequestToken = &token
 		in = &withToken
 	}
-	out := new(TransactWriteItemsOutput)
-	return out, c.call(ctx, "TransactWriteItems", in, nil)
+	return operation[TransactWriteItemsOutput](ctx, c, "TransactWriteItems", in)
 }
