@@ -55,47 +55,8 @@ func BenchmarkInit(b *testing.B) {
 			b.Fatal(err)
 		}
 		env := functionEnv(dir, "http://127.0.0.1:1", sm.URL, "policygen-bench", "INFO")
-		initOnce := func(b *testing.B, name, path string) time.Duration {
-			// Untimed: the binary's pages into the page cache, as Lambda
-			// has just unpacked it before exec. Without this the figures
-			// swung by up to a millisecond between runs here, presumably
-			// as the kernel reclaimed idle pages of the binaries.
-			if err := readThrough(path); err != nil {
-				b.Fatal(err)
-			}
-			p := startFunction(b, name, path, env)
-			d := p.waitInit(b)
-			p.stop()
-			return d
-		}
 		b.Run(id, func(b *testing.B) {
-			var fn, base, diff []time.Duration
-			pair := func() {
-				var f, h time.Duration
-				// Every other pair takes the next copy of each binary
-				// (so that each pairing runs in both orders), the
-				// function's falling a step behind the baseline's each
-				// round of copies so that every copy meets every other.
-				i := len(fn)
-				k := i / 2
-				baseline := baselines[k%copies]
-				bootstrap := bootstraps[(k+k/copies)%copies]
-				if i%2 == 0 {
-					h = initOnce(b, "policygen-bench-baseline", baseline)
-					f = initOnce(b, "policygen-bench-"+dir, bootstrap)
-				} else {
-					f = initOnce(b, "policygen-bench-"+dir, bootstrap)
-					h = initOnce(b, "policygen-bench-baseline", baseline)
-				}
-				fn, base, diff = append(fn, f), append(base, h), append(diff, f-h)
-			}
-			for b.Loop() {
-				pair()
-			}
-			// The benchtime may allow few pairs; a median needs more.
-			for len(fn) < minInitPairs {
-				pair()
-			}
+			base, fn, diff := pairedInits(b, "policygen-bench-baseline", baselines, "policygen-bench-"+dir, bootstraps, env)
 			excess := median(diff)
 			target := initTarget(id)
 			b.ReportMetric(float64(median(fn).Nanoseconds()), "ns/op")
@@ -115,6 +76,86 @@ func BenchmarkInit(b *testing.B) {
 				id, ms(excess), ms(target), float64(fi.Size())/1e6, met, ms(median(fn)), ms(median(base)), len(fn), ms(quiet))
 		})
 	}
+}
+
+// BenchmarkSegmentAlign is docs/DECISIONS.md 45's measurement: what the
+// Makefile's 2 MB-aligned segments (SEGMENT_ALIGN) save at init. The
+// hello-world baseline and the dashboard (the largest function) are each
+// built twice, with Go's default alignment (SEGMENT_ALIGN=0x1000: the
+// 4 KB that Go's linker uses on linux/amd64) and as shipped, and the two
+// builds are started in alternating pairs as BenchmarkInit does. It reports
+// each build's median init and the median per-pair saving, logging:
+//
+//	<function>: 2 MB-aligned segments save X ms (default Y ms, aligned Z ms)
+func BenchmarkSegmentAlign(b *testing.B) {
+	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
+		b.Skip("the default alignment compared is linux/amd64's")
+	}
+	sm := newPepperServer(b)
+	for _, c := range []struct{ id, dir string }{{baselineID, "helloworld"}, {"DashboardFunction", "dashboard"}} {
+		env := functionEnv(c.dir, "http://127.0.0.1:1", sm.URL, "policygen-bench", "INFO")
+		defaults := unpacked(b, makeBuild(b, c.id, runtime.GOARCH, "SEGMENT_ALIGN=0x1000"))
+		aligned := unpacked(b, makeBuild(b, c.id, runtime.GOARCH))
+		b.Run(c.id, func(b *testing.B) {
+			td, ta, diff := pairedInits(b, "policygen-bench-"+c.dir, defaults, "policygen-bench-"+c.dir, aligned, env)
+			saving := -median(diff)
+			b.ReportMetric(float64(median(ta).Nanoseconds()), "ns/op")
+			b.ReportMetric(float64(median(td).Nanoseconds()), "default-ns")
+			b.ReportMetric(ms(saving), "saving-ms")
+			b.Logf("%s: 2 MB-aligned segments save %.2f ms (default %.2f ms, aligned %.2f ms, %d pairs)",
+				c.id, ms(saving), ms(median(td)), ms(median(ta)), len(td))
+		})
+	}
+}
+
+// pairedInits times the inits of two binaries, x and y (copies of each,
+// from unpacked), started one process at a time in alternating pairs until
+// b.Loop ends and at least minInitPairs pairs are taken, so that drift on
+// this noisy machine touches both alike. It returns each one's init times
+// and the per-pair differences, y's minus x's.
+func pairedInits(b *testing.B, xName string, xs []string, yName string, ys []string, env map[string]string) (tx, ty, diff []time.Duration) {
+	pair := func() {
+		// Every other pair takes the next copy of each binary (so that
+		// each pairing runs in both orders), y's falling a step behind
+		// x's each round of copies so that every copy meets every other.
+		i := len(tx)
+		k := i / 2
+		x := xs[k%len(xs)]
+		y := ys[(k+k/len(ys))%len(ys)]
+		var dx, dy time.Duration
+		if i%2 == 0 {
+			dx = initOnce(b, xName, x, env)
+			dy = initOnce(b, yName, y, env)
+		} else {
+			dy = initOnce(b, yName, y, env)
+			dx = initOnce(b, xName, x, env)
+		}
+		tx, ty, diff = append(tx, dx), append(ty, dy), append(diff, dy-dx)
+	}
+	for b.Loop() {
+		pair()
+	}
+	// The benchtime may allow few pairs; a median needs more.
+	for len(tx) < minInitPairs {
+		pair()
+	}
+	return tx, ty, diff
+}
+
+// initOnce starts the executable at path and returns its exec to first
+// GET .../invocation/next.
+func initOnce(b *testing.B, name, path string, env map[string]string) time.Duration {
+	// Untimed: the binary's pages into the page cache, as Lambda has just
+	// unpacked it before exec. Without this the figures swung by up to a
+	// millisecond between runs here, presumably as the kernel reclaimed
+	// idle pages of the binaries.
+	if err := readThrough(path); err != nil {
+		b.Fatal(err)
+	}
+	p := startFunction(b, name, path, env)
+	d := p.waitInit(b)
+	p.stop()
+	return d
 }
 
 // unpacked is copies of the executable at path, each written with one
