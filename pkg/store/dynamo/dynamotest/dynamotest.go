@@ -171,12 +171,23 @@ func launch(java, dir string) error {
 	if err != nil {
 		return err
 	}
+	// DynamoDB Local copies its SQLite library into java.io.tmpdir on
+	// first use, and Stop kills it, so nothing else would delete the copy
+	// (about a megabyte per test binary, in /tmp): each process gets a
+	// directory of its own, removed when the process has exited. A test
+	// binary killed outright leaves it behind, as it leaves the process to
+	// its parent-death signal.
+	tmp, err := os.MkdirTemp("", "policygen-dynamodb-local-")
+	if err != nil {
+		return err
+	}
 	var output bytes.Buffer
 	// A test server lives seconds: the quick JIT tier and the serial GC
 	// halve the CPU it takes (start-up dominates), which matters on 2 cores.
 	// Telemetry is off: tests must not phone home (or wait on a network
 	// that CI may not have).
 	cmd := exec.Command(java, "-Xmx1g", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Djava.library.path=DynamoDBLocal_lib",
+		"-Djava.io.tmpdir="+tmp,
 		"-jar", "DynamoDBLocal.jar", "-inMemory", "-sharedDb", "-disableTelemetry", "-port", strconv.Itoa(port))
 	cmd.Dir = dir
 	cmd.Stdout = &output
@@ -189,11 +200,13 @@ func launch(java, dir string) error {
 	go func() {
 		runtime.LockOSThread()
 		if err := cmd.Start(); err != nil {
+			os.RemoveAll(tmp)
 			started <- err
 			return
 		}
 		started <- nil
 		cmd.Wait()
+		os.RemoveAll(tmp)
 		close(exited)
 	}()
 	if err := <-started; err != nil {

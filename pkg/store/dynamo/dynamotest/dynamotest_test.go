@@ -1,14 +1,17 @@
 package dynamotest_test
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/policygen/policygen/pkg/store/dynamo"
 	"github.com/policygen/policygen/pkg/store/dynamo/dynamotest"
 )
 
@@ -79,5 +82,42 @@ func TestUnavailableSkipsLocallyAndFailsUnderCI(t *testing.T) {
 				t.Errorf("child output lacks %q:\n%s", c.want, out)
 			}
 		})
+	}
+}
+
+// TestStopRemovesJavaTempFiles: DynamoDB Local copies its SQLite library
+// into java.io.tmpdir when it first stores a table, and Stop kills it, so
+// the JVM never deletes the copy. The process gets a temporary directory of
+// its own (under TMPDIR), which holds the copy while it runs and is gone
+// once Stop returns. No other test in this package starts DynamoDB Local,
+// so this one's TMPDIR is the one it starts with.
+func TestStopRemovesJavaTempFiles(t *testing.T) {
+	if os.Getenv(dynamo.EndpointEnv) != "" {
+		t.Skipf("%s names an external DynamoDB", dynamo.EndpointEnv)
+	}
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	t.Run("store", func(t *testing.T) {
+		client, table := dynamotest.Table(t)
+		item := map[string]any{"pk": map[string]string{"S": "k"}, "sk": map[string]string{"S": "k"}}
+		if err := client.Do(context.Background(), "PutItem", map[string]any{"TableName": table, "Item": item}, nil); err != nil {
+			t.Fatal(err)
+		}
+	})
+	dirs, err := filepath.Glob(filepath.Join(tmp, "policygen-dynamodb-local-*"))
+	if err != nil || len(dirs) != 1 {
+		t.Fatalf("DynamoDB Local's temporary directories under TMPDIR = %v (%v), want one", dirs, err)
+	}
+	files, err := os.ReadDir(dirs[0])
+	if err != nil || len(files) == 0 {
+		t.Fatalf("%s holds %d entries (%v): DynamoDB Local did not use it as java.io.tmpdir", dirs[0], len(files), err)
+	}
+	dynamotest.Stop()
+	left, err := os.ReadDir(tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range left {
+		t.Errorf("left behind after Stop: %s", filepath.Join(tmp, e.Name()))
 	}
 }
