@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -261,10 +260,6 @@ func (l *Library) mergePart(p *Structure) error {
 	return errors.Join(problems...)
 }
 
-// placeholder matches {name} in clause text and labels; compiled when
-// Check first needs it, not at every cold start.
-var placeholder = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{([A-Za-z]+)\}`) })
-
 // conditionName reports whether c (without "!") is in the condition vocabulary.
 func conditionName(c string) bool {
 	if slices.Contains(compliance.FactNames, c) {
@@ -410,9 +405,14 @@ func checkLine(lang, where, line string, bad func(string, ...any)) {
 		}
 		return
 	}
-	for _, m := range placeholder().FindAllStringSubmatch(line, -1) {
-		if _, ok := placeholderNumber(m[1]); !ok {
-			bad("language %s: %s: unknown placeholder {%s}", lang, where, m[1])
+	for i := 0; ; {
+		open, end, ok := nextPlaceholder(line, i)
+		if !ok {
+			break
 		}
+		if _, ok := placeholderNumber(line[open+1 : end]); !ok {
+			bad("language %s: %s: unknown placeholder %s", lang, where, line[open:end+1])
+		}
+		i = end + 1
 	}
 }

@@ -202,40 +202,53 @@ func literalSegment(text string) segment {
 	}}
 }
 
-// compileText splits s into literal runs and placeholders, as the
-// generator has always read "{name}" (ASCII letters between braces). A
-// name that is no placeholder stays literal text, braces and all.
-func compileText(s string) []segment {
-	if strings.IndexByte(s, '{') < 0 {
-		return []segment{literalSegment(s)}
-	}
-	var out []segment
-	lit := 0 // start of the pending literal run
-	i := 0
+// nextPlaceholder finds the first "{name}" (one or more ASCII letters
+// between braces) in s at or after i, as the regular expression
+// \{([A-Za-z]+)\} would: open and end are the offsets of its braces. It is
+// the one reading of placeholders, for the compiler (compileText) and for
+// Check; pkg/policy links no regexp package, whose unicode tables would be
+// set up at every cold start of every function (docs/DECISIONS.md 46).
+func nextPlaceholder(s string, i int) (open, end int, ok bool) {
 	for {
 		j := strings.IndexByte(s[i:], '{')
 		if j < 0 {
-			break
+			return 0, 0, false
 		}
 		j += i
 		k := j + 1
 		for k < len(s) && ('a' <= s[k] && s[k] <= 'z' || 'A' <= s[k] && s[k] <= 'Z') {
 			k++
 		}
-		if k == j+1 || k == len(s) || s[k] != '}' {
-			i = j + 1
-			continue
+		if k > j+1 && k < len(s) && s[k] == '}' {
+			return j, k, true
 		}
+		i = j + 1
+	}
+}
+
+// compileText splits s into literal runs and placeholders, as the
+// generator has always read "{name}" (nextPlaceholder). A name that is no
+// placeholder stays literal text, braces and all.
+func compileText(s string) []segment {
+	if strings.IndexByte(s, '{') < 0 {
+		return []segment{literalSegment(s)}
+	}
+	var out []segment
+	lit := 0 // start of the pending literal run
+	for i := 0; ; {
+		j, k, found := nextPlaceholder(s, i)
+		if !found {
+			break
+		}
+		i = k + 1
 		ph, ok := placeholderNumber(s[j+1 : k])
 		if !ok {
-			i = k + 1
 			continue
 		}
 		if j > lit {
 			out = append(out, literalSegment(s[lit:j]))
 		}
 		out = append(out, segment{ph: ph})
-		i = k + 1
 		lit = i
 	}
 	if lit < len(s) {
