@@ -161,9 +161,10 @@ chromium:
 	./scripts/chromium.sh
 
 # Regenerate pkg/client from openapi.yaml (oapi-codegen, a go.mod tool) and
-# pkg/policy/countries_gen.go from CLDR (golang.org/x/text).
+# pkg/policy/countries_gen.go from CLDR (golang.org/x/text), and pkg/web/escaped
+# from the dashboard's templates (html/template's escaper, pkg/web escape.go).
 generate:
-	$(GO) generate ./pkg/client ./pkg/policy
+	$(GO) generate ./pkg/client ./pkg/policy ./pkg/web
 
 # Prepare `sam local start-api --env-vars env.json` (docs/DEPLOY.md): DynamoDB
 # Local, the table, a demo Agency key, env.json.

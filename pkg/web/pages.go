@@ -3,10 +3,11 @@ package web
 import (
 	"bytes"
 	"fmt"
-	"html/template"
+	"io"
 	"net/http"
 	"strings"
 	"sync"
+	"text/template"
 	"time"
 
 	"github.com/policygen/policygen/pkg/account"
@@ -59,25 +60,44 @@ func titleCase(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// pageSet parses each page's templates on its first use: a cold start
-// (the dashboard's Lambda function) parses only the page it serves instead
-// of every page. TestPagesParse parses them all.
-type pageSet map[string]func() (*template.Template, error)
+// pageSet renders each page, parsing its escaped templates (escape.go) on
+// the page's first use: a cold start (the dashboard's Lambda function)
+// parses only the page it serves instead of every page. TestPagesParse
+// parses them all.
+type pageSet map[string]func(w io.Writer, p page) error
+
+// newPages makes the page set of a new dashboard; the package's tests
+// replace it with one that renders every page with html/template as well
+// and compares (escape_test.go).
+var newPages = newPageSet
+
+//go:generate go test -run TestEscapedPages -update .
 
 func newPageSet() pageSet {
 	out := make(pageSet, len(pageNames))
 	for _, name := range pageNames {
-		out[name] = sync.OnceValues(func() (*template.Template, error) { return parsePage(name) })
+		parse := sync.OnceValues(func() (*template.Template, error) { return parsePage(name) })
+		out[name] = func(w io.Writer, p page) error {
+			t, err := parse()
+			if err != nil {
+				return err
+			}
+			return t.ExecuteTemplate(w, "layout.html", p)
+		}
 	}
 	return out
 }
 
 func parsePage(name string) (*template.Template, error) {
-	t, err := template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/"+name)
-	if err != nil {
-		return nil, fmt.Errorf("web: template %s: %w", name, err)
+	src, err := escapedFS.ReadFile("escaped/" + name)
+	if err == nil {
+		var t *template.Template
+		t, err = template.New(name).Funcs(funcs).Funcs(escapers).Parse(string(src))
+		if err == nil {
+			return t, nil
+		}
 	}
-	return t, nil
+	return nil, fmt.Errorf("web: template %s: %w", name, err)
 }
 
 // render writes a whole page. It renders into a buffer first, so a template
@@ -88,11 +108,7 @@ func (a *app) render(w http.ResponseWriter, r *http.Request, status int, name st
 	p.Session = v.session
 	p.Template = name
 	var buf bytes.Buffer
-	t, err := a.pages[name]()
-	if err == nil {
-		err = t.Execute(&buf, p)
-	}
-	if err != nil {
+	if err := a.pages[name](&buf, p); err != nil {
 		a.logger.Error("template", "page", name, "error", err.Error())
 		http.Error(w, "internal error", http.StatusInternalServerError)
 		return

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"html/template"
 	"net/http"
 	"net/url"
 	"slices"
@@ -417,7 +416,7 @@ func quotaMessage(plan account.Plan, quota int, now time.Time) string {
 // policyData is the policy page: the stored policy and its document as HTML.
 type policyData struct {
 	Policy    store.Policy
-	Document  template.HTML
+	Document  any    // trustedHTML, or nil when the document is shown as Pre
 	Pre       string // the stored text when it cannot be shown as HTML
 	Formats   []downloadFormat
 	CanDelete bool
@@ -488,7 +487,7 @@ func (a *app) viewPolicy(w http.ResponseWriter, r *http.Request) {
 	if doc, ok := rendered(p, "html"); ok {
 		// The renderer escapes every string of the document for HTML
 		// (pkg/policy render.go), so its output is trusted markup.
-		d.Document = template.HTML(doc)
+		d.Document = trustedHTML(doc)
 	} else {
 		d.Pre = p.Content
 	}

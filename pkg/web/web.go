@@ -56,8 +56,12 @@ const (
 	SignUpPerAddress = 5
 )
 
-//go:embed templates/*.html
-var templateFS embed.FS
+// escapedFS holds the pages as html/template escaped them (escape.go); the
+// sources, templates/*.html, are read by the tests that write and check
+// them.
+//
+//go:embed escaped/*.html
+var escapedFS embed.FS
 
 //go:embed static
 var staticFS embed.FS
@@ -88,7 +92,7 @@ func New(d Deps) (http.Handler, error) {
 	if a.sessionTTL <= 0 {
 		a.sessionTTL = DefaultSessionTTL
 	}
-	a.pages = newPageSet()
+	a.pages = newPages()
 
 	routes := newRouter(a.routes())
 	notFound := func(w http.ResponseWriter, r *http.Request) {

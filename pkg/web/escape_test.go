@@ -1,0 +1,340 @@
+package web
+
+import (
+	"bytes"
+	"embed"
+	"errors"
+	"flag"
+	"fmt"
+	htmltemplate "html/template"
+	"io"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"text/template"
+	"text/template/parse"
+	"time"
+	"unsafe"
+)
+
+var update = flag.Bool("update", false, "rewrite escaped/*.html from templates/*.html")
+
+// templateFS holds the pages' sources, which only the tests read.
+//
+//go:embed templates/*.html
+var templateFS embed.FS
+
+// sourcePage parses page name's sources with html/template.
+func sourcePage(name string) (*htmltemplate.Template, error) {
+	return htmltemplate.New("layout.html").Funcs(htmltemplate.FuncMap(funcs)).ParseFS(templateFS, "templates/layout.html", "templates/"+name)
+}
+
+// escape runs html/template's escaper over t from its template root and
+// returns the escaped templates root reaches, as text/template source: one
+// define per template, sorted by name.
+func escape(t *htmltemplate.Template, root, header string) (string, error) {
+	// html/template escapes a set on its first execution, before it
+	// executes anything; the execution itself, with no data, may fail.
+	if err := t.ExecuteTemplate(io.Discard, root, nil); err != nil {
+		var escErr *htmltemplate.Error
+		if errors.As(err, &escErr) {
+			return "", err
+		}
+	}
+	// A template called where the text is not element content (a tag's
+	// attributes, say) is escaped as a copy for that context, added to the
+	// underlying text/template set only, which html/template does not
+	// export.
+	text := escapedSet(t)
+	if text == nil {
+		return "", errors.New("html/template no longer keeps its text/template set in the field text: escape_test.go needs another way to read the escaped templates")
+	}
+	names := []string{}
+	var walk func(string) error
+	walk = func(name string) error {
+		if slices.Contains(names, name) {
+			return nil
+		}
+		d := text.Lookup(name)
+		if d == nil || d.Tree == nil {
+			return fmt.Errorf("no escaped template %s", name)
+		}
+		names = append(names, name)
+		var err error
+		calls(d.Tree.Root, func(n string) {
+			if err == nil {
+				err = walk(n)
+			}
+		})
+		return err
+	}
+	if err := walk(root); err != nil {
+		return "", err
+	}
+	slices.Sort(names)
+	var b strings.Builder
+	b.WriteString(header)
+	for _, name := range names {
+		fmt.Fprintf(&b, "{{define %q}}%s{{end}}\n", name, text.Lookup(name).Tree.Root)
+	}
+	return b.String(), nil
+}
+
+// escapedSet is the text/template set under t.
+func escapedSet(t *htmltemplate.Template) *template.Template {
+	f := reflect.ValueOf(t).Elem().FieldByName("text")
+	if !f.IsValid() || f.Type() != reflect.TypeFor[*template.Template]() {
+		return nil
+	}
+	return (*template.Template)(unsafe.Pointer(f.Pointer()))
+}
+
+// calls reports the name of every template n calls.
+func calls(n parse.Node, call func(string)) {
+	switch n := n.(type) {
+	case *parse.ListNode:
+		if n != nil {
+			for _, c := range n.Nodes {
+				calls(c, call)
+			}
+		}
+	case *parse.IfNode:
+		calls(n.List, call)
+		calls(n.ElseList, call)
+	case *parse.RangeNode:
+		calls(n.List, call)
+		calls(n.ElseList, call)
+	case *parse.WithNode:
+		calls(n.List, call)
+		calls(n.ElseList, call)
+	case *parse.TemplateNode:
+		call(n.Name)
+	}
+}
+
+var escaperName = regexp.MustCompile(`_html_template_[a-z]+`)
+
+// escapePage is the file escaped/name: the page as html/template escapes it.
+func escapePage(name string) (string, error) {
+	t, err := sourcePage(name)
+	if err != nil {
+		return "", err
+	}
+	src, err := escape(t, "layout.html", "{{/* Written by TestEscapedPages (make generate) from templates/layout.html and templates/"+name+"; do not edit. */}}\n")
+	if err != nil {
+		return "", err
+	}
+	if err := checkEscaped(t, src); err != nil {
+		return "", fmt.Errorf("%s: %w", name, err)
+	}
+	return src, nil
+}
+
+// checkEscaped checks that src uses only the escapers escape.go has and
+// that text/template reads it back as the very trees html/template made (a
+// text node holding "{{" would not be).
+func checkEscaped(t *htmltemplate.Template, src string) error {
+	for _, e := range escaperName.FindAllString(src, -1) {
+		if escapers[e] == nil {
+			return fmt.Errorf("the escaped templates call %s, which pkg/web/escape.go does not implement", e)
+		}
+	}
+	back, err := template.New("check").Funcs(funcs).Funcs(escapers).Parse(src)
+	if err != nil {
+		return err
+	}
+	for _, d := range back.Templates() {
+		if d.Name() == "check" {
+			continue
+		}
+		if got, want := d.Tree.Root.String(), escapedSet(t).Lookup(d.Name()).Tree.Root.String(); got != want {
+			return fmt.Errorf("template %s does not read back as written:\n%s\nwant\n%s", d.Name(), got, want)
+		}
+	}
+	return nil
+}
+
+// TestEscapedPages checks that escaped/ holds every page as html/template
+// escapes its sources now; -update (make generate) writes them.
+func TestEscapedPages(t *testing.T) {
+	files, err := fs.Glob(escapedFS, "escaped/*.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if !slices.Contains(pageNames, strings.TrimPrefix(f, "escaped/")) {
+			t.Errorf("%s is no page (pageNames): delete it", f)
+		}
+	}
+	for _, name := range pageNames {
+		want, err := escapePage(name)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		path := "escaped/" + name
+		if *update {
+			if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		got, err := os.ReadFile(path)
+		if err != nil || string(got) != want {
+			t.Errorf("%s is not what templates/%s escapes to: run make generate (go generate ./pkg/web) and review the diff", path, name)
+		}
+	}
+}
+
+// TestPagesParse parses every page's escaped templates: New does not (a
+// page is parsed on its first use), so a broken template would otherwise
+// show only when its page is served.
+func TestPagesParse(t *testing.T) {
+	for _, name := range pageNames {
+		if _, err := parsePage(name); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// The package's tests render every page twice, with the escaped templates
+// and with html/template from the sources, and fail on any difference.
+func init() { newPages = crossCheckedPages }
+
+var crossChecked sync.Map // page name → true once rendered alike
+
+func crossCheckedPages() pageSet {
+	pages := newPageSet()
+	out := make(pageSet, len(pages))
+	for name, render := range pages {
+		ref := sync.OnceValues(func() (*htmltemplate.Template, error) { return sourcePage(name) })
+		out[name] = func(w io.Writer, p page) error {
+			var got, want bytes.Buffer
+			if err := render(&got, p); err != nil {
+				return err
+			}
+			t, err := ref()
+			if err == nil {
+				err = t.Execute(&want, htmlTemplateData(p))
+			}
+			if err != nil {
+				return fmt.Errorf("html/template: %w", err)
+			}
+			if got.String() != want.String() {
+				return fmt.Errorf("page %s: the escaped templates render\n%s\nhtml/template renders\n%s", name, got.String(), want.String())
+			}
+			crossChecked.Store(name, true)
+			_, err = w.Write(got.Bytes())
+			return err
+		}
+	}
+	return out
+}
+
+// htmlTemplateData is p with the trusted document as html/template's HTML.
+func htmlTemplateData(p page) page {
+	if d, ok := p.Data.(policyData); ok {
+		if doc, ok := d.Document.(trustedHTML); ok {
+			d.Document = htmltemplate.HTML(doc)
+			p.Data = d
+		}
+	}
+	return p
+}
+
+// TestMain fails a whole run of the package's tests in which some page was
+// never rendered, and so never compared with html/template's rendering.
+func TestMain(m *testing.M) {
+	flag.Parse()
+	code := m.Run()
+	if code == 0 && flag.Lookup("test.run").Value.String() == "" {
+		for _, name := range pageNames {
+			if _, ok := crossChecked.Load(name); !ok {
+				fmt.Fprintf(os.Stderr, "page %s was never rendered by the tests, so never compared with html/template\n", name)
+				code = 1
+			}
+		}
+	}
+	os.Exit(code)
+}
+
+type stringer struct{ s string }
+
+func (s *stringer) String() string { return "stringer:" + s.s }
+
+// TestEscapersMatchHTMLTemplate puts values in each context the pages
+// print in, escapes the template as the pages are escaped and compares
+// what the escapers print with what html/template prints.
+func TestEscapersMatchHTMLTemplate(t *testing.T) {
+	contexts := map[string]string{ // source → the escaper html/template must choose
+		`<p>{{.}}</p>`:                     "_html_template_htmlescaper",
+		`<p title="{{.}}">x</p>`:           "_html_template_attrescaper",
+		`<textarea>{{.}}</textarea>`:       "_html_template_rcdataescaper",
+		`<a href="/x?q={{.}}">x</a>`:       "_html_template_urlescaper",
+		`<a href="/x/{{.}}/y">x</a>`:       "_html_template_urlnormalizer",
+		`<input value="a {{.}} b">`:        "_html_template_attrescaper",
+		`<title>{{.}} · Policygen</title>`: "_html_template_rcdataescaper",
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	var values []any
+	for c := range 256 {
+		values = append(values, string(rune(c)), string([]byte{byte(c)}), "a"+string([]byte{byte(c)})+"%4"+string([]byte{byte(c)}))
+	}
+	values = append(values, "", "<script>alert('x')</script>", `"quoted" & 'single'`, "%41%zz%4", "%", "%4", "100%", "a+b=c&d",
+		"é ü 漢 \u2028 \ufdd0 \ufffe", "\xff\xfe\xc3", "/policies/p_01?x=1#frag", "javascript:alert(1)", "  spaced  ",
+		42, -1.5, true, false, nil, []string{"a", "<b>"}, map[string]int{"k": 1}, time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
+		&stringer{"<s>"}, errors.New("err <e>"), new(string), ptr(ptr(7)), (*stringer)(nil), struct{ A string }{"<a>"})
+	alphabet := []byte("aZ09-._~!#$&*+,/:;=?@[]%<>\"' \x00\n\té\xff")
+	for range 3000 {
+		b := make([]byte, rng.IntN(12))
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		values = append(values, string(b))
+	}
+	for src, escaper := range contexts {
+		ht := htmltemplate.Must(htmltemplate.New("t").Parse(src))
+		escaped, err := escape(ht, "t", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(escaped, escaper) {
+			t.Fatalf("%s: html/template escaped it as %s, the test expects %s", src, escaped, escaper)
+		}
+		if err := checkEscaped(ht, escaped); err != nil {
+			t.Fatal(err)
+		}
+		tt := template.Must(template.New("t").Funcs(escapers).Parse(escaped))
+		for _, v := range values {
+			var want, got bytes.Buffer
+			if err := ht.Execute(&want, v); err != nil {
+				t.Fatalf("%s with %#v: html/template: %v", src, v, err)
+			}
+			if err := tt.ExecuteTemplate(&got, "t", v); err != nil {
+				t.Fatalf("%s with %#v: %v", src, v, err)
+			}
+			if got.String() != want.String() {
+				t.Errorf("%s with %#v: got %q, html/template %q", src, v, got.String(), want.String())
+			}
+		}
+	}
+	// The document: passed through in element content, as html/template
+	// passes its HTML; escaped as text anywhere else.
+	doc := "<h1>Privacy &amp; you</h1>"
+	if got := htmlEscaper(trustedHTML(doc)); got != doc {
+		t.Errorf("htmlEscaper(trustedHTML) = %q, want it unchanged", got)
+	}
+	for name, f := range map[string]func(...any) string{"attrEscaper": attrEscaper, "rcdataEscaper": rcdataEscaper, "urlEscaper": urlEscaper, "urlNormalizer": urlNormalizer} {
+		if got := f(trustedHTML(doc)); strings.Contains(got, "<") {
+			t.Errorf("%s(trustedHTML) = %q: markup must not pass outside element content", name, got)
+		}
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
