@@ -89,11 +89,20 @@ func run(stdout, stderr io.Writer) error {
 		return err
 	}
 	rows = append(rows, defaultGCRow(parseBench(defaultGC)))
-	initOut, err := command(stderr, "go", "test", "-run", "^$", "-bench", "BenchmarkInit", "./functions")
-	if err != nil {
-		return err
+	// Cold starts in rounds as well, and for the same reason: on the
+	// twelfth to fifteenth sessions' machine one pass of the same two
+	// binaries moved by about ±0.3 ms from minute to minute, more than the
+	// fallback's whole excess, and more copies per pass did not narrow it
+	// (docs/DECISIONS.md 47). Each round is one whole BenchmarkInit.
+	var initOut strings.Builder
+	for range rounds {
+		out, err := command(stderr, "go", "test", "-run", "^$", "-bench", "BenchmarkInit", "./functions")
+		if err != nil {
+			return err
+		}
+		initOut.WriteString(out)
 	}
-	rows = append(rows, coldStartRows(parseBench(initOut))...)
+	rows = append(rows, coldStartRows(parseBench(initOut.String()))...)
 	units, err := command(stderr, "go", "test", "-count=1", "-run", "TestGenerateWriteUnits", "-v", "./pkg/store/dynamo")
 	if err != nil {
 		return err
@@ -147,8 +156,9 @@ var benchLine = regexp.MustCompile(`^(Benchmark\S+?)(?:-\d+)?\s+\d+\s+(.*)$`)
 
 // parseBench maps each benchmark (without the -GOMAXPROCS suffix) to its
 // metrics by unit ("ns/op", "B/op", "excess-ms", ...). A benchmark run
-// more than once (go test -count) gets each metric's median, and
-// "runs", "ns/op-min" and "ns/op-max" say how many runs and how far apart.
+// more than once (go test -count, or outputs joined) gets each metric's
+// median, "runs" says how many runs, and "<unit>-min" and "<unit>-max" how
+// far apart they were.
 func parseBench(out string) map[string]map[string]float64 {
 	runs := map[string]map[string][]float64{}
 	sc := bufio.NewScanner(strings.NewReader(out))
@@ -173,9 +183,9 @@ func parseBench(out string) map[string]map[string]float64 {
 		for unit, vs := range metrics {
 			slices.Sort(vs)
 			res[name][unit] = median(vs)
+			res[name][unit+"-min"], res[name][unit+"-max"] = vs[0], vs[len(vs)-1]
 			if unit == "ns/op" {
 				res[name]["runs"] = float64(len(vs))
-				res[name]["ns/op-min"], res[name]["ns/op-max"] = vs[0], vs[len(vs)-1]
 			}
 		}
 	}
@@ -307,7 +317,9 @@ func defaultGCRow(b map[string]map[string]float64) row {
 }
 
 // coldStartRows: issue 9 target 2, each function's exec-to-first-/next at
-// most 1.5 ms over the hello-world binary's (the fallback 0.5 ms).
+// most 1.5 ms over the hello-world binary's (the fallback 0.5 ms), judged on
+// the median of the rounds' excesses, as the generation targets are on the
+// median of their runs.
 func coldStartRows(b map[string]map[string]float64) []row {
 	var names []string
 	for name := range b {
@@ -324,8 +336,12 @@ func coldStartRows(b map[string]map[string]float64) []row {
 			limit = 0.5
 		}
 		m := b[name]
+		measured := fmt.Sprintf("%.2f ms", m["excess-ms"])
+		if m["runs"] > 1 {
+			measured += fmt.Sprintf(" (median of %.0f rounds, %.2f to %.2f)", m["runs"], m["excess-ms-min"], m["excess-ms-max"])
+		}
 		rows = append(rows, row{"cold start " + fn + fmt.Sprintf(" (%.1f MB)", m["MB"]), fmt.Sprintf("%.1f ms over hello-world", limit),
-			fmt.Sprintf("%.2f ms", m["excess-ms"]), verdict(m["excess-ms"] <= limit)})
+			measured, verdict(m["excess-ms"] <= limit)})
 	}
 	if len(rows) == 0 {
 		rows = append(rows, row{"cold start", "1.5 ms over hello-world", "missing", "NOT met"})

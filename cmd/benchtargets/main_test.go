@@ -46,6 +46,15 @@ BenchmarkResultString-2 	 15000	 81000 ns/op	 140807 doc-bytes	 147456 B/op	 1 a
 	if len(cold) != 2 || cold[0].verdict != "met" || cold[1].verdict != "NOT met" || !strings.Contains(cold[0].limit, "0.5") {
 		t.Errorf("cold start rows = %+v", cold)
 	}
+	// Cold starts in rounds: the median of the rounds' excesses decides,
+	// the spread shows.
+	rounds := parseBench(`BenchmarkInit/FallbackFunction-2 	 20	 5000000 ns/op	 4700000 baseline-ns	 0.57 excess-ms	 10.5 MB
+BenchmarkInit/FallbackFunction-2 	 20	 5000000 ns/op	 4700000 baseline-ns	 0.21 excess-ms	 10.5 MB
+BenchmarkInit/FallbackFunction-2 	 20	 5000000 ns/op	 4700000 baseline-ns	 -0.04 excess-ms	 10.5 MB
+`)
+	if r := coldStartRows(rounds); len(r) != 1 || r[0].measured != "0.21 ms (median of 3 rounds, -0.04 to 0.57)" || r[0].verdict != "met" {
+		t.Errorf("cold start row from three rounds = %+v", r)
+	}
 	units := unitRows(`    units_test.go:198: generate: 0 RCU, 8 WCU
     units_test.go:198: generate with Idempotency-Key: 0 RCU, 13 WCU
     units_test.go:198: get: 1 RCU, 0 WCU
