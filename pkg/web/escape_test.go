@@ -9,6 +9,7 @@ import (
 	htmltemplate "html/template"
 	"io"
 	"io/fs"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"reflect"
@@ -36,15 +37,15 @@ func sourcePage(name string) (*htmltemplate.Template, error) {
 }
 
 // escape runs html/template's escaper over t from its template root and
-// returns the escaped templates root reaches, as text/template source: one
-// define per template, sorted by name.
-func escape(t *htmltemplate.Template, root, header string) (string, error) {
+// returns the escaped templates root reaches, each as text/template source,
+// by name.
+func escape(t *htmltemplate.Template, root string) (map[string]string, error) {
 	// html/template escapes a set on its first execution, before it
 	// executes anything; the execution itself, with no data, may fail.
 	if err := t.ExecuteTemplate(io.Discard, root, nil); err != nil {
 		var escErr *htmltemplate.Error
 		if errors.As(err, &escErr) {
-			return "", err
+			return nil, err
 		}
 	}
 	// A template called where the text is not element content (a tag's
@@ -53,7 +54,7 @@ func escape(t *htmltemplate.Template, root, header string) (string, error) {
 	// export.
 	text := escapedSet(t)
 	if text == nil {
-		return "", errors.New("html/template no longer keeps its text/template set in the field text: escape_test.go needs another way to read the escaped templates")
+		return nil, errors.New("html/template no longer keeps its text/template set in the field text: escape_test.go needs another way to read the escaped templates")
 	}
 	names := []string{}
 	var walk func(string) error
@@ -75,15 +76,24 @@ func escape(t *htmltemplate.Template, root, header string) (string, error) {
 		return err
 	}
 	if err := walk(root); err != nil {
-		return "", err
+		return nil, err
 	}
-	slices.Sort(names)
+	defs := make(map[string]string, len(names))
+	for _, name := range names {
+		defs[name] = text.Lookup(name).Tree.Root.String()
+	}
+	return defs, nil
+}
+
+// source is defs as one text/template file after header: a define per
+// template, sorted by name.
+func source(header string, defs map[string]string) string {
 	var b strings.Builder
 	b.WriteString(header)
-	for _, name := range names {
-		fmt.Fprintf(&b, "{{define %q}}%s{{end}}\n", name, text.Lookup(name).Tree.Root)
+	for _, name := range slices.Sorted(maps.Keys(defs)) {
+		fmt.Fprintf(&b, "{{define %q}}%s{{end}}\n", name, defs[name])
 	}
-	return b.String(), nil
+	return b.String()
 }
 
 // escapedSet is the text/template set under t.
@@ -120,20 +130,37 @@ func calls(n parse.Node, call func(string)) {
 
 var escaperName = regexp.MustCompile(`_html_template_[a-z]+`)
 
-// escapePage is the file escaped/name: the page as html/template escapes it.
-func escapePage(name string) (string, error) {
-	t, err := sourcePage(name)
-	if err != nil {
-		return "", err
+// escapedPages is the files of escaped/: layout.html, the escaped layout
+// every page shares (it calls the page's "content" where the text is
+// element content, so it escapes alike with every page), and, by page
+// name, the escaped templates of each page.
+func escapedPages() (layout string, pages map[string]string, err error) {
+	pages = make(map[string]string, len(pageNames))
+	var shared string
+	for _, name := range pageNames {
+		t, err := sourcePage(name)
+		if err != nil {
+			return "", nil, err
+		}
+		defs, err := escape(t, "layout.html")
+		if err != nil {
+			return "", nil, fmt.Errorf("%s: %w", name, err)
+		}
+		l := defs["layout.html"]
+		delete(defs, "layout.html")
+		switch {
+		case shared == "":
+			shared = l
+		case l != shared:
+			return "", nil, fmt.Errorf("templates/layout.html escapes differently with templates/%s than with templates/%s: escaped/ keeps one layout for every page", name, pageNames[0])
+		}
+		pages[name] = source("{{/* Written by TestEscapedPages (make generate) from templates/"+name+"; do not edit. */}}\n", defs)
+		layout = source("{{/* Written by TestEscapedPages (make generate) from templates/layout.html; do not edit. */}}\n", map[string]string{"layout.html": shared})
+		if err := checkEscaped(t, layout+pages[name]); err != nil {
+			return "", nil, fmt.Errorf("%s: %w", name, err)
+		}
 	}
-	src, err := escape(t, "layout.html", "{{/* Written by TestEscapedPages (make generate) from templates/layout.html and templates/"+name+"; do not edit. */}}\n")
-	if err != nil {
-		return "", err
-	}
-	if err := checkEscaped(t, src); err != nil {
-		return "", fmt.Errorf("%s: %w", name, err)
-	}
-	return src, nil
+	return layout, pages, nil
 }
 
 // checkEscaped checks that src uses only the escapers escape.go has and
@@ -160,34 +187,36 @@ func checkEscaped(t *htmltemplate.Template, src string) error {
 	return nil
 }
 
-// TestEscapedPages checks that escaped/ holds every page as html/template
-// escapes its sources now; -update (make generate) writes them.
+// TestEscapedPages checks that escaped/ holds the layout and every page as
+// html/template escapes their sources now; -update (make generate) writes
+// them.
 func TestEscapedPages(t *testing.T) {
+	layout, pages, err := escapedPages()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"escaped/layout.html": layout}
+	for name, src := range pages {
+		want["escaped/"+name] = src
+	}
 	files, err := fs.Glob(escapedFS, "escaped/*.html")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range files {
-		if !slices.Contains(pageNames, strings.TrimPrefix(f, "escaped/")) {
-			t.Errorf("%s is no page (pageNames): delete it", f)
+		if _, ok := want[f]; !ok {
+			t.Errorf("%s is neither the layout nor a page (pageNames): delete it", f)
 		}
 	}
-	for _, name := range pageNames {
-		want, err := escapePage(name)
-		if err != nil {
-			t.Errorf("%s: %v", name, err)
-			continue
-		}
-		path := "escaped/" + name
+	for _, path := range slices.Sorted(maps.Keys(want)) {
 		if *update {
-			if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
+			if err := os.WriteFile(path, []byte(want[path]), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			continue
 		}
-		got, err := os.ReadFile(path)
-		if err != nil || string(got) != want {
-			t.Errorf("%s is not what templates/%s escapes to: run make generate (go generate ./pkg/web) and review the diff", path, name)
+		if got, err := os.ReadFile(path); err != nil || string(got) != want[path] {
+			t.Errorf("%s is not what templates/ escapes to: run make generate (go generate ./pkg/web) and review the diff", path)
 		}
 	}
 }
@@ -300,10 +329,11 @@ func TestEscapersMatchHTMLTemplate(t *testing.T) {
 	}
 	for src, escaper := range contexts {
 		ht := htmltemplate.Must(htmltemplate.New("t").Parse(src))
-		escaped, err := escape(ht, "t", "")
+		defs, err := escape(ht, "t")
 		if err != nil {
 			t.Fatal(err)
 		}
+		escaped := source("", defs)
 		if !strings.Contains(escaped, escaper) {
 			t.Fatalf("%s: html/template escaped it as %s, the test expects %s", src, escaped, escaper)
 		}

@@ -88,16 +88,20 @@ func newPageSet() pageSet {
 	return out
 }
 
+// parsePage parses the escaped layout and page name's escaped templates
+// into one set.
 func parsePage(name string) (*template.Template, error) {
-	src, err := escapedFS.ReadFile("escaped/" + name)
-	if err == nil {
-		var t *template.Template
-		t, err = template.New(name).Funcs(funcs).Funcs(escapers).Parse(string(src))
+	t := template.New(name).Funcs(funcs).Funcs(escapers)
+	for _, file := range []string{"escaped/layout.html", "escaped/" + name} {
+		src, err := escapedFS.ReadFile(file)
 		if err == nil {
-			return t, nil
+			_, err = t.Parse(string(src))
+		}
+		if err != nil {
+			return nil, fmt.Errorf("web: template %s: %w", name, err)
 		}
 	}
-	return nil, fmt.Errorf("web: template %s: %w", name, err)
+	return t, nil
 }
 
 // render writes a whole page. It renders into a buffer first, so a template
