@@ -106,33 +106,34 @@ func rcdataEscaper(args ...any) string {
 // its character reference, as html/template does in text and quoted
 // attributes; every other byte, invalid UTF-8 included, is kept.
 func escapeHTMLText(s string) string {
+	return replaceBytes(s, func(i int) string { return htmlReplacement[s[i]] })
+}
+
+var htmlReplacement = [256]string{
+	0:    "\uFFFD",
+	'"':  "&#34;",
+	'&':  "&amp;",
+	'\'': "&#39;",
+	'+':  "&#43;",
+	'<':  "&lt;",
+	'>':  "&gt;",
+}
+
+// replaceBytes is s with each byte s[i] for which repl(i) is not empty
+// replaced by repl(i); s itself when none is.
+func replaceBytes(s string, repl func(i int) string) string {
 	var b strings.Builder
 	written := 0
 	for i := 0; i < len(s); i++ {
-		var repl string
-		switch s[i] {
-		case 0:
-			repl = "\uFFFD"
-		case '"':
-			repl = "&#34;"
-		case '&':
-			repl = "&amp;"
-		case '\'':
-			repl = "&#39;"
-		case '+':
-			repl = "&#43;"
-		case '<':
-			repl = "&lt;"
-		case '>':
-			repl = "&gt;"
-		default:
+		r := repl(i)
+		if r == "" {
 			continue
 		}
 		if written == 0 {
 			b.Grow(len(s) + 16)
 		}
 		b.WriteString(s[written:i])
-		b.WriteString(repl)
+		b.WriteString(r)
 		written = i + 1
 	}
 	if written == 0 {
@@ -157,31 +158,19 @@ func urlNormalizer(args ...any) string {
 }
 
 func processURL(s string, norm bool) string {
-	var b strings.Builder
-	written := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
+	return replaceBytes(s, func(i int) string {
+		switch c := s[i]; {
 		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9',
 			c == '-', c == '.', c == '_', c == '~':
-			continue
+			return ""
 		case norm && strings.IndexByte("!#$&*+,/:;=?@[]", c) >= 0:
-			continue
+			return ""
 		case norm && c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
-			continue
+			return ""
+		default:
+			return fmt.Sprintf("%%%02x", c)
 		}
-		if written == 0 {
-			b.Grow(len(s) + 16)
-		}
-		b.WriteString(s[written:i])
-		fmt.Fprintf(&b, "%%%02x", c)
-		written = i + 1
-	}
-	if written == 0 {
-		return s
-	}
-	b.WriteString(s[written:])
-	return b.String()
+	})
 }
 
 func isHex(c byte) bool {

@@ -56,17 +56,17 @@ func escape(t *htmltemplate.Template, root string) (map[string]string, error) {
 	if text == nil {
 		return nil, errors.New("html/template no longer keeps its text/template set in the field text: escape_test.go needs another way to read the escaped templates")
 	}
-	names := []string{}
+	defs := map[string]string{}
 	var walk func(string) error
 	walk = func(name string) error {
-		if slices.Contains(names, name) {
+		if _, done := defs[name]; done {
 			return nil
 		}
 		d := text.Lookup(name)
 		if d == nil || d.Tree == nil {
 			return fmt.Errorf("no escaped template %s", name)
 		}
-		names = append(names, name)
+		defs[name] = d.Tree.Root.String()
 		var err error
 		calls(d.Tree.Root, func(n string) {
 			if err == nil {
@@ -77,10 +77,6 @@ func escape(t *htmltemplate.Template, root string) (map[string]string, error) {
 	}
 	if err := walk(root); err != nil {
 		return nil, err
-	}
-	defs := make(map[string]string, len(names))
-	for _, name := range names {
-		defs[name] = text.Lookup(name).Tree.Root.String()
 	}
 	return defs, nil
 }
@@ -136,7 +132,7 @@ var escaperName = regexp.MustCompile(`_html_template_[a-z]+`)
 // name, the escaped templates of each page.
 func escapedPages() (layout string, pages map[string]string, err error) {
 	pages = make(map[string]string, len(pageNames))
-	var shared string
+	var shared string // the escaped layout.html
 	for _, name := range pageNames {
 		t, err := sourcePage(name)
 		if err != nil {
@@ -146,43 +142,48 @@ func escapedPages() (layout string, pages map[string]string, err error) {
 		if err != nil {
 			return "", nil, fmt.Errorf("%s: %w", name, err)
 		}
+		if err := checkEscaped(defs); err != nil {
+			return "", nil, fmt.Errorf("%s: %w", name, err)
+		}
 		l := defs["layout.html"]
 		delete(defs, "layout.html")
 		switch {
 		case shared == "":
 			shared = l
+			layout = source("{{/* Written by TestEscapedPages (make generate) from templates/layout.html; do not edit. */}}\n", map[string]string{"layout.html": l})
 		case l != shared:
 			return "", nil, fmt.Errorf("templates/layout.html escapes differently with templates/%s than with templates/%s: escaped/ keeps one layout for every page", name, pageNames[0])
 		}
 		pages[name] = source("{{/* Written by TestEscapedPages (make generate) from templates/"+name+"; do not edit. */}}\n", defs)
-		layout = source("{{/* Written by TestEscapedPages (make generate) from templates/layout.html; do not edit. */}}\n", map[string]string{"layout.html": shared})
-		if err := checkEscaped(t, layout+pages[name]); err != nil {
-			return "", nil, fmt.Errorf("%s: %w", name, err)
-		}
 	}
 	return layout, pages, nil
 }
 
-// checkEscaped checks that src uses only the escapers escape.go has and
-// that text/template reads it back as the very trees html/template made (a
-// text node holding "{{" would not be).
-func checkEscaped(t *htmltemplate.Template, src string) error {
+// checkEscaped checks that the escaped templates defs use only the
+// escapers escape.go has and that text/template reads their source back as
+// the very same templates (a text node holding "{{" would not be).
+func checkEscaped(defs map[string]string) error {
+	src := source("", defs)
 	for _, e := range escaperName.FindAllString(src, -1) {
 		if escapers[e] == nil {
 			return fmt.Errorf("the escaped templates call %s, which pkg/web/escape.go does not implement", e)
 		}
 	}
-	back, err := template.New("check").Funcs(funcs).Funcs(escapers).Parse(src)
+	back, err := template.New("").Funcs(funcs).Funcs(escapers).Parse(src)
 	if err != nil {
 		return err
 	}
-	for _, d := range back.Templates() {
-		if d.Name() == "check" {
-			continue
+	for name, want := range defs {
+		d := back.Lookup(name)
+		if d == nil || d.Tree == nil {
+			return fmt.Errorf("template %s does not read back", name)
 		}
-		if got, want := d.Tree.Root.String(), escapedSet(t).Lookup(d.Name()).Tree.Root.String(); got != want {
-			return fmt.Errorf("template %s does not read back as written:\n%s\nwant\n%s", d.Name(), got, want)
+		if got := d.Tree.Root.String(); got != want {
+			return fmt.Errorf("template %s does not read back as written:\n%s\nwant\n%s", name, got, want)
 		}
+	}
+	if n := len(back.Templates()) - 1; n != len(defs) {
+		return fmt.Errorf("the source reads back as %d templates, want %d", n, len(defs))
 	}
 	return nil
 }
@@ -337,7 +338,7 @@ func TestEscapersMatchHTMLTemplate(t *testing.T) {
 		if !strings.Contains(escaped, escaper) {
 			t.Fatalf("%s: html/template escaped it as %s, the test expects %s", src, escaped, escaper)
 		}
-		if err := checkEscaped(ht, escaped); err != nil {
+		if err := checkEscaped(defs); err != nil {
 			t.Fatal(err)
 		}
 		tt := template.Must(template.New("t").Funcs(escapers).Parse(escaped))
